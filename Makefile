@@ -1,0 +1,74 @@
+# exactgpu — PGXS build.
+#
+#   make                  build the extension (CUDA code too when nvcc is found)
+#   make WITH_CUDA=0      CPU-only build
+#   make install          install into the PostgreSQL found by pg_config
+#   make installcheck     pg_regress suite (needs a running server)
+#   make engine-check     engine tests without PostgreSQL
+#   make bench            standalone benchmark programs
+
+EXTENSION   = exactgpu
+EXTVERSION  = 0.1.0
+MODULE_big  = exactgpu
+
+ENGINE_SRCS = $(sort $(wildcard src/engine/*.c))
+PG_SRCS     = $(sort $(wildcard src/pg/*.c))
+CUDA_SRCS   = $(sort $(wildcard cuda/*.cu))
+
+DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql
+# pg_regress suite, in order (install first); test files are sql/<name>.sql.
+REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong \
+              index_support cache stats
+REGRESS_OPTS = --inputdir=.
+EXTRA_CLEAN = test/engine/bin bench/bin demo/bin $(CUDA_SRCS:.cu=.o)
+
+PG_CONFIG  ?= pg_config
+
+# Exactness: the interval filters need IEEE semantics and honoured rounding
+# modes. Never -ffast-math, -fassociative-math or -ffp-contract=fast here.
+EXACT_CFLAGS = -frounding-math -ffp-contract=off -fno-fast-math -fopenmp
+PG_CPPFLAGS  = -Isrc/engine -Isrc/pg
+PG_CFLAGS    = $(EXACT_CFLAGS)
+SHLIB_LINK   = -lgmp -fopenmp -lpthread
+
+# ---- CUDA: compiled whenever nvcc is found, unless WITH_CUDA=0 ----
+WITH_CUDA  ?= auto
+CUDA_HOME  ?= /usr/local/cuda
+NVCC       ?= $(shell command -v nvcc 2>/dev/null || (test -x $(CUDA_HOME)/bin/nvcc && echo $(CUDA_HOME)/bin/nvcc))
+CUDA_ARCH  ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
+# --fmad=false: no contraction of a*b+c into FMA (it would bypass the
+# directed rounding of the interval code); rounding intrinsics are used anyway.
+NVCC_FLAGS ?= -O3 -std=c++17 --fmad=false -ftz=false -prec-div=true -prec-sqrt=true \
+              -Xcompiler -fPIC,-frounding-math,-ffp-contract=off \
+              $(CUDA_ARCH) -Isrc/engine -Icuda
+
+ifeq ($(WITH_CUDA),0)
+HAVE_CUDA =
+else ifneq ($(NVCC),)
+HAVE_CUDA = 1
+endif
+
+ifdef HAVE_CUDA
+OBJS        = $(ENGINE_SRCS:.c=.o) $(PG_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
+PG_CPPFLAGS += -DEXG_WITH_CUDA
+SHLIB_LINK  += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+else
+OBJS        = $(ENGINE_SRCS:.c=.o) $(PG_SRCS:.c=.o) src/nocuda/gpu_absent.o
+endif
+
+# No LLVM bitcode: the JIT would inline our predicates compiled by clang
+# without the flags above, and interval code must never be re-optimized.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/engine/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+# PGXS compiles C with its own CFLAGS (which keep -fexcess-precision=standard
+# and add no fast-math); ours are appended above.
+
+include test/engine/engine.mk
+include demo/demo.mk

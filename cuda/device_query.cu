@@ -1,0 +1,33 @@
+/*
+ * device_query.cu — GPU availability, decided at run time.
+ *
+ * Linked with the static CUDA runtime, so the extension loads on machines
+ * without CUDA libraries; the runtime opens the driver on the first call,
+ * which happens lazily in a backend, never in the postmaster.
+ */
+#include <cuda_runtime.h>
+
+#include "gpu.h"
+
+extern "C" int
+exg_gpu_device_count(exg_error *err)
+{
+	int			n = 0;
+	cudaError_t rc = cudaGetDeviceCount(&n);
+
+	if (rc != cudaSuccess)
+	{
+		exg_fail(err, EXG_ERR_DEVICE, "no usable GPU: %s", cudaGetErrorString(rc));
+		(void) cudaGetLastError();	/* clear the sticky error state */
+		return 0;
+	}
+	return n;
+}
+
+extern "C" const char *
+exg_gpu_build_info(void)
+{
+#define EXG_STR2(x) #x
+#define EXG_STR(x) EXG_STR2(x)
+	return "CUDA " EXG_STR(__CUDACC_VER_MAJOR__) "." EXG_STR(__CUDACC_VER_MINOR__) " (sm_90)";
+}

@@ -1,0 +1,49 @@
+/*
+ * exg_status.h — status codes and error messages of the exactgpu engine.
+ *
+ * The engine never exits, aborts or prints: every failure comes back as an
+ * exg_status plus a human-readable message that the PostgreSQL layer turns
+ * into an ereport with a matching SQLSTATE.
+ */
+#ifndef EXG_STATUS_H
+#define EXG_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum exg_status
+{
+	EXG_OK = 0,
+	EXG_ERR_NOMEM,			/* host allocation failed */
+	EXG_ERR_CORRUPT,		/* malformed serialized geometry */
+	EXG_ERR_UNSUPPORTED,	/* geometry type we do not handle (curves, ...) */
+	EXG_ERR_NONFINITE,		/* NaN or infinite coordinate */
+	EXG_ERR_NONPLANAR,		/* polygon face not planar in exact arithmetic */
+	EXG_ERR_INVALID,		/* invalid polygon (cannot be triangulated) */
+	EXG_ERR_TOO_LARGE,		/* counts beyond what the engine indexes */
+	EXG_ERR_INTERRUPTED,	/* the caller's cancel callback said stop */
+	EXG_ERR_DEVICE,			/* GPU runtime failure */
+	EXG_ERR_ARGUMENT		/* caller passed something inconsistent */
+} exg_status;
+
+#define EXG_ERROR_MESSAGE_LEN 256
+
+typedef struct exg_error
+{
+	exg_status	status;
+	char		message[EXG_ERROR_MESSAGE_LEN];
+} exg_error;
+
+/* Record a failure in *err (may be NULL) and return st, printf-style. */
+exg_status	exg_fail(exg_error *err, exg_status st, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+/* Short fixed name of a status, for messages and tests. */
+const char *exg_status_name(exg_status st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_STATUS_H */

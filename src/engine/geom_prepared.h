@@ -1,0 +1,58 @@
+/*
+ * geom_prepared.h — a geometry parsed once and indexed on demand, so that a
+ * row-by-row join pays parsing and indexing once per distinct geometry (the
+ * PostgreSQL layer caches these across calls, as PostGIS caches its
+ * prepared geometries).
+ */
+#ifndef EXG_GEOM_PREPARED_H
+#define EXG_GEOM_PREPARED_H
+
+#include <stdbool.h>
+
+#include "bvh.h"
+#include "geom_prims.h"
+#include "geom_shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Index a view only when it has more primitives than this (below, brute force wins). */
+#define EXG_INDEX_MIN_PRIMS 32
+
+typedef struct exg_view
+{
+	bool		built;
+	bool		indexed;
+	exg_prims	prims;
+	exg_bvh		bvh;
+} exg_view;
+
+typedef struct exg_prepared
+{
+	exg_shape	shape;			/* owned */
+	exg_nonplanar_policy policy;
+	exg_view	view3d;
+	exg_view	view2d;
+	exg_bvh		areas2d;		/* boxes of the 2D areas, when there are many */
+	bool		areas2d_built;
+	uint32_t   *area_comps;		/* component index of each area in areas2d */
+	uint32_t	nareas;
+} exg_prepared;
+
+/* Take ownership of *shape (which is reset to empty). */
+void		exg_prepared_init(exg_prepared *g, exg_shape *shape,
+							  exg_nonplanar_policy policy);
+void		exg_prepared_free(exg_prepared *g);
+
+/* Closed-set intersection in 3D and in 2D (polygons as areas). */
+exg_status	exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result,
+							  exg_error *err);
+exg_status	exg_intersects_2d(exg_prepared *a, exg_prepared *b, bool *result,
+							  exg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_GEOM_PREPARED_H */

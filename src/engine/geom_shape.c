@@ -1,0 +1,119 @@
+/*
+ * geom_shape.c — building and freeing parsed geometries.
+ */
+#include "geom_shape.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void
+exg_shape_init(exg_shape *s)
+{
+	*s = (exg_shape) {0};
+}
+
+void
+exg_shape_free(exg_shape *s)
+{
+	free(s->xyz);
+	free(s->ring_start);
+	free(s->comps);
+	exg_shape_init(s);
+}
+
+/* Grow *buf to hold at least need elements of size elem; doubling amortizes. */
+static bool
+grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	size_t		ncap;
+	void	   *nbuf;
+
+	if (need <= *cap)
+		return true;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need)
+		ncap *= 2;
+	nbuf = realloc(*buf, ncap * elem);
+	if (nbuf == NULL)
+		return false;
+	*buf = nbuf;
+	*cap = ncap;
+	return true;
+}
+
+exg_status
+exg_shape_begin_comp(exg_shape *s, exg_comp_kind kind, bool is_patch,
+					 exg_error *err)
+{
+	exg_comp   *c;
+
+	if (s->ncomps >= UINT32_MAX)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "geometry has too many parts");
+	if (!grow((void **) &s->comps, &s->comps_cap, s->ncomps + 1, sizeof(exg_comp)))
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading geometry");
+	c = &s->comps[s->ncomps++];
+	c->kind = (uint8_t) kind;
+	c->is_patch = is_patch ? 1 : 0;
+	c->first_ring = (uint32_t) s->nrings;
+	c->nrings = 0;
+	return EXG_OK;
+}
+
+exg_status
+exg_shape_begin_ring(exg_shape *s, exg_error *err)
+{
+	if (s->ncomps == 0)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "ring outside a component");
+	if (s->nrings >= UINT32_MAX - 1)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "geometry has too many rings");
+	if (!grow((void **) &s->ring_start, &s->rings_cap, s->nrings + 2, sizeof(size_t)))
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading geometry");
+	s->ring_start[s->nrings] = s->nverts;
+	s->nrings++;
+	s->ring_start[s->nrings] = s->nverts;
+	s->comps[s->ncomps - 1].nrings++;
+	return EXG_OK;
+}
+
+exg_status
+exg_shape_add_vertex(exg_shape *s, double x, double y, double z, exg_error *err)
+{
+	double	   *v;
+
+	if (s->nrings == 0)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "vertex outside a ring");
+	if (!isfinite(x) || !isfinite(y) || !isfinite(z))
+		return exg_fail(err, EXG_ERR_NONFINITE,
+						"geometry has a non-finite coordinate (NaN or infinity) at vertex %zu",
+						s->nverts);
+	if (s->nverts >= UINT32_MAX)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "geometry has too many vertices");
+	if (!grow((void **) &s->xyz, &s->verts_cap, s->nverts + 1, 3 * sizeof(double)))
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading geometry");
+	v = &s->xyz[3 * s->nverts];
+	v[0] = x;
+	v[1] = y;
+	v[2] = z;
+	s->nverts++;
+	s->ring_start[s->nrings] = s->nverts;
+	return EXG_OK;
+}
+
+void
+exg_shape_end_comp(exg_shape *s)
+{
+	exg_comp   *c;
+
+	if (s->ncomps == 0)
+		return;
+	c = &s->comps[s->ncomps - 1];
+
+	/* Drop trailing empty rings, then the component if nothing is left. */
+	while (c->nrings > 0 && exg_ring_nverts(s, c->first_ring + c->nrings - 1) == 0)
+	{
+		c->nrings--;
+		s->nrings--;
+	}
+	if (c->nrings == 0)
+		s->ncomps--;
+}

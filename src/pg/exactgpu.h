@@ -1,0 +1,19 @@
+/*
+ * exactgpu.h — shared declarations of the PostgreSQL layer.
+ */
+#ifndef EXACTGPU_H
+#define EXACTGPU_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "exg_status.h"
+#include "geom_prims.h"
+
+/* GUC values (exactgpu.c). */
+extern int	exactgpu_nonplanar_faces;	/* exg_nonplanar_policy */
+
+/* Raise the ERROR that an engine failure deserves; never returns. */
+void		exactgpu_report(const exg_error *err, const char *context) pg_attribute_noreturn();
+
+#endif							/* EXACTGPU_H */

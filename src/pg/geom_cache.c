@@ -1,0 +1,220 @@
+/*
+ * geom_cache.c — detoasting, parsing and caching geometry arguments.
+ */
+#include "geom_cache.h"
+
+#include "access/detoast.h"
+#include "utils/memutils.h"
+
+#include "gserialized_read.h"
+
+#define GEOM_CACHE_ENTRIES 8
+/* Prepared geometries kept per call site; a 10^6-triangle body is ~150 MB. */
+#define GEOM_CACHE_BUDGET ((Size) 1024 * 1024 * 1024)
+
+typedef struct GeomCacheEntry
+{
+	bool		valid;
+	bool		by_toast;		/* identity is the TOAST pointer, else the bytes */
+	Oid			toastrelid;
+	Oid			valueid;
+	Size		len;
+	char	   *bytes;			/* detoasted copy, in the cache context */
+	int			policy;
+	Size		footprint;
+	uint64		last_used;
+	exg_prepared prep;
+} GeomCacheEntry;
+
+typedef struct GeomCache
+{
+	MemoryContext mcxt;
+	uint64		tick;
+	Size		footprint;
+	GeomCacheEntry entries[GEOM_CACHE_ENTRIES];
+	MemoryContextCallback free_cb;
+} GeomCache;
+
+static void
+entry_release(GeomCache *cache, GeomCacheEntry *e)
+{
+	if (!e->valid)
+		return;
+	exg_prepared_free(&e->prep);
+	if (e->bytes)
+		pfree(e->bytes);
+	cache->footprint -= e->footprint;
+	memset(e, 0, sizeof(*e));
+}
+
+/* The engine's memory is malloc'ed: free it when the query's context goes. */
+static void
+cache_free_callback(void *arg)
+{
+	GeomCache  *cache = arg;
+	int			i;
+
+	for (i = 0; i < GEOM_CACHE_ENTRIES; i++)
+		if (cache->entries[i].valid)
+		{
+			exg_prepared_free(&cache->entries[i].prep);
+			cache->entries[i].valid = false;
+		}
+}
+
+static GeomCache *
+cache_get(FunctionCallInfo fcinfo)
+{
+	GeomCache  *cache = fcinfo->flinfo->fn_extra;
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(GeomCache));
+		cache->mcxt = fcinfo->flinfo->fn_mcxt;
+		cache->free_cb.func = cache_free_callback;
+		cache->free_cb.arg = cache;
+		MemoryContextRegisterResetCallback(cache->mcxt, &cache->free_cb);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	return cache;
+}
+
+static void
+parse_bytes(const struct varlena *v, exg_shape *out, const char *context)
+{
+	exg_error	err = {0};
+
+	exg_shape_init(out);
+	if (exg_gserialized_read((const uint8_t *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
+							 out, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+}
+
+void
+exactgpu_geom_parse(Datum d, exg_shape *out, const char *context)
+{
+	struct varlena *v = PG_DETOAST_DATUM(d);
+
+	parse_bytes(v, out, context);
+	if ((Pointer) v != DatumGetPointer(d))
+		pfree(v);
+}
+
+void
+exactgpu_check_srids(const exg_shape *a, const exg_shape *b, const char *context)
+{
+	if (a->srid != b->srid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d)",
+						context, a->srid, b->srid),
+				 errhint("Transform one geometry with ST_Transform, or set the SRID with ST_SetSRID.")));
+}
+
+/*
+ * Bytes a prepared geometry will hold once its views and index are built:
+ * about four times its serialized size (vertices, classified primitives with
+ * boxes, index nodes). An estimate, made before the views exist.
+ */
+static Size
+prepared_footprint(Size len)
+{
+	return 4 * len;
+}
+
+static GeomCacheEntry *
+cache_victim(GeomCache *cache, const exg_prepared *keep)
+{
+	GeomCacheEntry *victim = NULL;
+	int			i;
+
+	for (i = 0; i < GEOM_CACHE_ENTRIES; i++)
+	{
+		GeomCacheEntry *e = &cache->entries[i];
+
+		if (!e->valid)
+			return e;
+		if (&e->prep == keep)
+			continue;
+		if (victim == NULL || e->last_used < victim->last_used)
+			victim = e;
+	}
+	return victim;
+}
+
+exg_prepared *
+exactgpu_geom_get(FunctionCallInfo fcinfo, int argno, exg_prepared *keep,
+				  const char *context)
+{
+	GeomCache  *cache = cache_get(fcinfo);
+	Datum		d = PG_GETARG_DATUM(argno);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *v = NULL;
+	bool		by_toast = VARATT_IS_EXTERNAL_ONDISK(raw);
+	struct varatt_external toast = {0};
+	GeomCacheEntry *e;
+	exg_shape	shape;
+	int			i;
+
+	if (by_toast)
+		VARATT_EXTERNAL_GET_POINTER(toast, raw);
+	else
+		v = PG_DETOAST_DATUM(d);
+
+	for (i = 0; i < GEOM_CACHE_ENTRIES; i++)
+	{
+		e = &cache->entries[i];
+		if (!e->valid || e->by_toast != by_toast || e->policy != exactgpu_nonplanar_faces)
+			continue;
+		if (by_toast ? (e->toastrelid == toast.va_toastrelid && e->valueid == toast.va_valueid)
+			: (e->len == VARSIZE(v) && memcmp(e->bytes, v, e->len) == 0))
+		{
+			e->last_used = ++cache->tick;
+			return &e->prep;
+		}
+	}
+
+	/* Miss: parse (detoasting now if we skipped it), then take a slot. */
+	if (v == NULL)
+		v = PG_DETOAST_DATUM(d);
+	parse_bytes(v, &shape, context);
+
+	e = cache_victim(cache, keep);
+	entry_release(cache, e);
+	e->by_toast = by_toast;
+	e->toastrelid = toast.va_toastrelid;
+	e->valueid = toast.va_valueid;
+	e->len = VARSIZE(v);
+	if (!by_toast)
+	{
+		e->bytes = MemoryContextAlloc(cache->mcxt, e->len);
+		memcpy(e->bytes, v, e->len);
+	}
+	e->policy = exactgpu_nonplanar_faces;
+	exg_prepared_init(&e->prep, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+	e->valid = true;
+	e->last_used = ++cache->tick;
+	e->footprint = prepared_footprint(e->len);
+	cache->footprint += e->footprint;
+
+	/* Over budget: drop the least recently used others. */
+	while (cache->footprint > GEOM_CACHE_BUDGET)
+	{
+		GeomCacheEntry *old = NULL;
+
+		for (i = 0; i < GEOM_CACHE_ENTRIES; i++)
+		{
+			GeomCacheEntry *c = &cache->entries[i];
+
+			if (c->valid && c != e && &c->prep != keep &&
+				(old == NULL || c->last_used < old->last_used))
+				old = c;
+		}
+		if (old == NULL)
+			break;
+		entry_release(cache, old);
+	}
+	if ((Pointer) v != DatumGetPointer(d))
+		pfree(v);
+	return &e->prep;
+}

@@ -1,0 +1,30 @@
+/*
+ * geom_cache.h — geometry arguments parsed and prepared once per query.
+ *
+ * A row-by-row join calls a predicate with the same geometry many times (the
+ * outer row against every inner row). The cache, hung on fn_extra, keeps the
+ * last few prepared geometries and recognises a repeated argument by its
+ * TOAST pointer (no detoasting at all for a big TOASTed body) or by its
+ * bytes, as PostGIS's prepared-geometry cache does.
+ */
+#ifndef EXACTGPU_GEOM_CACHE_H
+#define EXACTGPU_GEOM_CACHE_H
+
+#include "exactgpu.h"
+#include "geom_prepared.h"
+
+/*
+ * The prepared geometry of argument argno. keep, if not NULL, is a geometry
+ * returned earlier in this call that must not be evicted to make room.
+ */
+exg_prepared *exactgpu_geom_get(FunctionCallInfo fcinfo, int argno,
+								exg_prepared *keep, const char *context);
+
+/* Parse a geometry datum without caching (caller frees with exg_shape_free). */
+void		exactgpu_geom_parse(Datum d, exg_shape *out, const char *context);
+
+/* Error out unless both geometries have the same SRID (as PostGIS does). */
+void		exactgpu_check_srids(const exg_shape *a, const exg_shape *b,
+								 const char *context);
+
+#endif							/* EXACTGPU_GEOM_CACHE_H */

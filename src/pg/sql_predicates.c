@@ -1,0 +1,115 @@
+/*
+ * sql_predicates.c — ST_ExactOrientation2D/3D, ST_ExactIntersects3D and
+ * ST_ExactIntersects: Datums in, engine call, boolean or sign out.
+ */
+#include "exactgpu.h"
+
+#include "geom_cache.h"
+#include "geom_prepared.h"
+#include "predicates.h"
+
+PG_FUNCTION_INFO_V1(exactgpu_orientation_2d);
+PG_FUNCTION_INFO_V1(exactgpu_orientation_3d);
+PG_FUNCTION_INFO_V1(exactgpu_intersects_3d);
+PG_FUNCTION_INFO_V1(exactgpu_intersects_2d);
+
+/*
+ * Read argument argno as one point into xyz. Returns false for an empty
+ * point; errors for any other geometry type.
+ */
+static bool
+arg_point(FunctionCallInfo fcinfo, int argno, double *xyz, int32 *srid,
+		  const char *context)
+{
+	exg_shape	s;
+
+	exactgpu_geom_parse(PG_GETARG_DATUM(argno), &s, context);
+	*srid = s.srid;
+	if (s.geom_type != 1 /* POINTTYPE */ )
+	{
+		exg_shape_free(&s);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: argument %d must be a POINT", context, argno + 1)));
+	}
+	if (exg_shape_is_empty(&s))
+	{
+		exg_shape_free(&s);
+		return false;
+	}
+	memcpy(xyz, s.xyz, 3 * sizeof(double));
+	exg_shape_free(&s);
+	return true;
+}
+
+/* Read npoints point arguments; false if any is empty (the result is NULL). */
+static bool
+arg_points(FunctionCallInfo fcinfo, int npoints, double (*pts)[3], const char *context)
+{
+	int32		srid0 = 0,
+				srid;
+	bool		all = true;
+	int			i;
+
+	for (i = 0; i < npoints; i++)
+	{
+		all &= arg_point(fcinfo, i, pts[i], &srid, context);
+		if (i == 0)
+			srid0 = srid;
+		else if (srid != srid0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: operation on mixed SRID geometries (%d and %d)",
+							context, srid0, srid)));
+	}
+	return all;
+}
+
+Datum
+exactgpu_orientation_2d(PG_FUNCTION_ARGS)
+{
+	double		p[3][3];
+
+	if (!arg_points(fcinfo, 3, p, "ST_ExactOrientation2D"))
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(exg_orient2d(p[0], p[1], p[2]));
+}
+
+Datum
+exactgpu_orientation_3d(PG_FUNCTION_ARGS)
+{
+	double		p[4][3];
+
+	if (!arg_points(fcinfo, 4, p, "ST_ExactOrientation3D"))
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(exg_orient3d(p[0], p[1], p[2], p[3]));
+}
+
+typedef exg_status (*intersects_fn) (exg_prepared *a, exg_prepared *b, bool *result,
+									 exg_error *err);
+
+static Datum
+intersects_common(FunctionCallInfo fcinfo, intersects_fn fn, const char *context)
+{
+	exg_prepared *a = exactgpu_geom_get(fcinfo, 0, NULL, context);
+	exg_prepared *b = exactgpu_geom_get(fcinfo, 1, a, context);
+	exg_error	err = {0};
+	bool		result;
+
+	exactgpu_check_srids(&a->shape, &b->shape, context);
+	if (fn(a, b, &result, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	PG_RETURN_BOOL(result);
+}
+
+Datum
+exactgpu_intersects_3d(PG_FUNCTION_ARGS)
+{
+	return intersects_common(fcinfo, exg_intersects_3d, "ST_ExactIntersects3D");
+}
+
+Datum
+exactgpu_intersects_2d(PG_FUNCTION_ARGS)
+{
+	return intersects_common(fcinfo, exg_intersects_2d, "ST_ExactIntersects");
+}

@@ -1,0 +1,47 @@
+/*
+ * sql_stats.c — exactgpu_stats() and exactgpu_stats_reset(): how often the
+ * filters decided and how often exact arithmetic was needed, per backend.
+ */
+#include "exactgpu.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+
+#include "stats.h"
+
+PG_FUNCTION_INFO_V1(exactgpu_stats);
+PG_FUNCTION_INFO_V1(exactgpu_stats_reset);
+
+Datum
+exactgpu_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	exg_counters c;
+	Datum		values[9];
+	bool		nulls[9] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("exactgpu_stats: function returning record called in context that cannot accept type record")));
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	exg_counters_snapshot(&c);
+	values[0] = Int64GetDatum((int64) c.orient_evals);
+	values[1] = Int64GetDatum((int64) c.orient_filtered);
+	values[2] = Int64GetDatum((int64) c.orient_exact);
+	values[3] = Float8GetDatum((double) c.exact_ns / 1e6);
+	values[4] = Float8GetDatum(c.orient_evals ? (double) c.orient_exact / (double) c.orient_evals : 0.0);
+	values[5] = Int64GetDatum((int64) c.pair_tests);
+	values[6] = Int64GetDatum((int64) c.gpu_calls);
+	values[7] = Int64GetDatum((int64) c.gpu_pair_tests);
+	values[8] = Int64GetDatum((int64) c.gpu_unknown);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+Datum
+exactgpu_stats_reset(PG_FUNCTION_ARGS)
+{
+	exg_counters_reset();
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,23 @@
+# Engine tests: plain C programs linked against the engine, no PostgreSQL.
+# Included from the top-level Makefile; `make engine-check` builds and runs them.
+
+ENGINE_TEST_CC     ?= gcc
+ENGINE_TEST_CFLAGS ?= -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) -Isrc/engine -Itest/reference -Itest/engine -Idemo
+ENGINE_TEST_LIBS   ?= -lgmp -lm -lpthread
+ENGINE_TEST_BIN    := test/engine/bin
+ENGINE_CORE        := $(ENGINE_SRCS) src/nocuda/gpu_absent.c
+
+ENGINE_TESTS := $(patsubst test/engine/%.c,%,$(sort $(wildcard test/engine/test_*.c)))
+
+# Support sources each test may need beyond the engine.
+test_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
+test_mine_EXTRA         := demo/mine.c
+
+$(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(wildcard src/engine/*.h test/engine/*.h test/reference/*.[ch] demo/mine.[ch])
+	@mkdir -p $(ENGINE_TEST_BIN)
+	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -o $@ $< $($*_EXTRA) $(ENGINE_CORE) $(ENGINE_TEST_LIBS)
+
+.PHONY: engine-check
+engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
+	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; $(ENGINE_TEST_BIN)/$$t; done
+

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install what building and testing exactgpu needs on Debian 12, if missing.
+# (nvcc is optional: the CUDA code is compiled when it is found.)
+set -eu
+need="build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
+      postgresql-15-postgis-3 postgresql-15-postgis-3-scripts libgmp-dev"
+missing=""
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+echo "installing:$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
