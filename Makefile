@@ -71,4 +71,5 @@ cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/engine/*.h)
 # and add no fast-math); ours are appended above.
 
 include test/engine/engine.mk
+include bench/bench.mk
 include demo/demo.mk

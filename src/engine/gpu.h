@@ -8,7 +8,11 @@
 #ifndef EXG_GPU_H
 #define EXG_GPU_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "exg_status.h"
+#include "join.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,6 +20,29 @@ extern "C" {
 
 /* Number of usable CUDA devices; 0 (and a reason in err) when none. */
 int			exg_gpu_device_count(exg_error *err);
+
+/*
+ * The join on the GPU (see join.h). Only called when exg_gpu_device_count()
+ * says a device is usable.
+ */
+exg_status	exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B,
+						 const exg_join_options *opt, exg_pair **pairs_out,
+						 size_t *npairs_out, exg_join_stats *stats, exg_error *err);
+
+/* exg_test_pairs on the GPU. */
+exg_status	exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B,
+							   const exg_pair *pairs, size_t n, const exg_join_options *opt,
+							   uint8_t *result, exg_join_stats *stats, exg_error *err);
+
+/*
+ * Host memory for join inputs: page-locked when a GPU is usable (the join
+ * then copies it to the device without staging), plain malloc otherwise.
+ */
+void	   *exg_host_alloc(size_t bytes);
+void		exg_host_free(void *p);
+
+/* Take back a result buffer lent by the GPU join; false if p is not one. */
+bool		exg_gpu_pairs_return(void *p);
 
 /* One line describing the GPU build, e.g. "CUDA 13.0 (sm_90)" or "none". */
 const char *exg_gpu_build_info(void);

@@ -3,6 +3,8 @@
  */
 #include "gpu.h"
 
+#include <stdlib.h>
+
 int
 exg_gpu_device_count(exg_error *err)
 {
@@ -16,3 +18,50 @@ exg_gpu_build_info(void)
 	return "none (built without CUDA)";
 }
 
+exg_status
+exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+			 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
+			 exg_error *err)
+{
+	(void) A;
+	(void) B;
+	(void) opt;
+	(void) pairs_out;
+	(void) npairs_out;
+	(void) stats;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}
+
+exg_status
+exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs,
+				   size_t n, const exg_join_options *opt, uint8_t *result,
+				   exg_join_stats *stats, exg_error *err)
+{
+	(void) A;
+	(void) B;
+	(void) pairs;
+	(void) n;
+	(void) opt;
+	(void) result;
+	(void) stats;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}
+
+void *
+exg_host_alloc(size_t bytes)
+{
+	return malloc(bytes ? bytes : 1);
+}
+
+void
+exg_host_free(void *p)
+{
+	free(p);
+}
+
+bool
+exg_gpu_pairs_return(void *p)
+{
+	(void) p;
+	return false;
+}

@@ -12,6 +12,8 @@ ENGINE_TESTS := $(patsubst test/engine/%.c,%,$(sort $(wildcard test/engine/test_
 # Support sources each test may need beyond the engine.
 test_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 test_mine_EXTRA         := demo/mine.c
+test_join_EXTRA         := test/engine/join_data.c
+test_pairs_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 
 $(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(wildcard src/engine/*.h test/engine/*.h test/reference/*.[ch] demo/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)
@@ -21,3 +23,15 @@ $(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(wildcard src/engine/*.h t
 engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
 	@set -e; for t in $(ENGINE_TESTS); do echo "== $$t"; $(ENGINE_TEST_BIN)/$$t; done
 
+# ---- the same tests linked with the CUDA back-end, for the device machine ----
+GPU_TEST_BIN  := test/engine/bin-gpu
+GPU_TESTS     := test_join test_pairs_differential
+GPU_TEST_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+
+$(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(wildcard src/engine/*.h test/engine/*.h)
+	@mkdir -p $(GPU_TEST_BIN)
+	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -DEXG_WITH_CUDA -o $@ $< $($*_EXTRA) $(ENGINE_SRCS) \
+		$(CUDA_SRCS:.cu=.o) $(GPU_TEST_LIBS) $(ENGINE_TEST_LIBS)
+
+.PHONY: gpu-tests
+gpu-tests: $(addprefix $(GPU_TEST_BIN)/,$(GPU_TESTS))

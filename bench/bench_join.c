@@ -1,0 +1,461 @@
+/*
+ * bench_join.c — the engine's red-blue join, measured without PostgreSQL.
+ *
+ * Datasets:
+ *   mesh   a tetrahedralized mesh (every tet face) against a translated copy
+ *          of itself: the dissertation's "Armadillo vs ArmadilloTranslated";
+ *   mine   drill-hole segments against ore-body triangles at UTM coordinates
+ *          (demo/mine.c, the "paper" size: 7846 segments x 10^6 triangles);
+ *   large  the mesh pair tiled into many copies (5 * 10^7 triangles a side),
+ *          joined under a GPU memory limit so that it runs in chunks.
+ * For each: GPU runs (warm-up, then --repeat timed), the double-filter and
+ * sort-dedupe variants, the CPU join on all cores, an exact comparison of
+ * the GPU and CPU pair sets, and the one-thread CPU cost of the test step on
+ * a sample. Prints markdown.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../demo/mine.h"
+#include "gpu.h"
+#include "join.h"
+#include "mesh_io.h"
+#include "stats.h"
+
+static const char *phase_names[EXG_JOIN_PHASES] = {
+	"upload", "classify", "grid", "cull", "test", "refine (double)", "sort/dedupe",
+	"download", "exact (GMP)", "merge"
+};
+
+typedef struct owned_set
+{
+	exg_prim_set s;
+	double	   *xyz;
+	uint32_t   *idx;
+} owned_set;
+
+static void
+owned_alloc(owned_set *o, uint32_t nverts, uint32_t nprims, int arity)
+{
+	o->xyz = exg_host_alloc(sizeof(double) * 3 * (size_t) nverts + 8);
+	o->idx = exg_host_alloc(sizeof(uint32_t) * (size_t) arity * nprims + 8);
+	o->s = (exg_prim_set) {o->xyz, nverts, o->idx, nprims, arity};
+}
+
+static void
+owned_free(owned_set *o)
+{
+	exg_host_free(o->xyz);
+	exg_host_free(o->idx);
+}
+
+/* k copies of mesh m, copy c shifted by c * spacing along x, plus t. */
+static void
+tile_mesh(owned_set *o, const bench_mesh *m, uint32_t copies, double spacing, const double *t)
+{
+	owned_alloc(o, m->nverts * copies, m->ntris * copies, 3);
+	for (uint32_t c = 0; c < copies; c++)
+	{
+		for (uint32_t v = 0; v < m->nverts; v++)
+			for (int k = 0; k < 3; k++)
+				o->xyz[3 * ((size_t) c * m->nverts + v) + k] =
+					m->xyz[3 * v + k] + t[k] + (k == 0 ? c * spacing : 0);
+		for (size_t i = 0; i < 3 * (size_t) m->ntris; i++)
+			o->idx[(size_t) c * 3 * m->ntris + i] = m->tri[i] + c * m->nverts;
+	}
+}
+
+/* Every stride-th primitive of S (for the one-thread CPU sample). */
+static void
+subset(owned_set *o, const exg_prim_set *S, uint32_t stride)
+{
+	uint32_t	n = (S->nprims + stride - 1) / stride;
+
+	owned_alloc(o, S->nverts, n, S->arity);
+	memcpy(o->xyz, S->xyz, sizeof(double) * 3 * (size_t) S->nverts);
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(&o->idx[(size_t) i * S->arity], &S->vidx[(size_t) i * stride * S->arity],
+			   sizeof(uint32_t) * S->arity);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+print_stats(const char *label, const exg_join_stats *st, size_t npairs)
+{
+	printf("\n**%s** — %s, grid %ux%ux%u, %zu pairs\n\n", label, st->device_name,
+		   st->grid_dims[0], st->grid_dims[1], st->grid_dims[2], npairs);
+	printf("| phase | ms |\n|---|---:|\n");
+	for (int p = 0; p < EXG_JOIN_PHASES; p++)
+		if (st->phase_ns[p])
+			printf("| %s | %.3f |\n", phase_names[p], st->phase_ns[p] / 1e6);
+	printf("| **engine total (wall, end to end)** | **%.3f** |\n\n", st->total_ns / 1e6);
+	printf("| count | value |\n|---|---:|\n");
+	printf("| grid entries | %llu |\n| red-blue pairs in cells | %llu |\n| candidates (boxes meet, once) | %llu |\n",
+		   (unsigned long long) st->grid_entries, (unsigned long long) st->cell_pairs,
+		   (unsigned long long) st->candidates);
+	printf("| hits | %llu |\n| undecided by the first filter | %llu |\n| undecided by double intervals | %llu |\n| decided by GMP | %llu |\n| candidate waves | %u |\n| input splits | %u |\n",
+		   (unsigned long long) npairs, (unsigned long long) st->unknown_first,
+		   (unsigned long long) st->unknown_second, (unsigned long long) st->exact_pairs,
+		   st->waves, st->splits);
+	if (st->phase_ns[EXG_PHASE_TEST])
+		printf("| test kernel throughput | %.2f G tests/s |\n",
+			   st->candidates / (st->phase_ns[EXG_PHASE_TEST] / 1e9) / 1e9);
+}
+
+static int	failures;
+
+static exg_pair *
+join_or_die(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o,
+			size_t *n, exg_join_stats *st)
+{
+	exg_pair   *p = NULL;
+	exg_error	err = {0};
+
+	if (exg_join(A, B, o, &p, n, st, &err) != EXG_OK)
+	{
+		printf("\njoin failed: %s\n", err.message);
+		failures++;
+		*n = 0;
+		return NULL;
+	}
+	return p;
+}
+
+static bool
+same_pairs(const exg_pair *x, size_t nx, const exg_pair *y, size_t ny)
+{
+	return nx == ny && (nx == 0 || memcmp(x, y, nx * sizeof(exg_pair)) == 0);
+}
+
+/* The full comparison for one dataset. */
+static void
+run_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B, int repeat,
+			uint32_t cpu_stride, size_t memory_limit, bool cpu_full)
+{
+	exg_join_options o;
+	exg_join_stats st,
+				best = {0};
+	exg_pair   *gpu = NULL,
+			   *p;
+	size_t		ngpu = 0,
+				n;
+	double		times[64];
+	int			r;
+
+	printf("\n## %s: %u x %u primitives\n", name, A->nprims, B->nprims);
+	exg_join_options_default(&o);
+	o.device = EXG_DEVICE_GPU;
+	o.gpu_memory_limit = memory_limit;
+
+	/* warm-up: the first call pays for the CUDA context and the pinned buffers */
+	p = join_or_die(A, B, &o, &n, &st);
+	printf("\nfirst GPU run (context creation, pinned allocation included): %.1f ms\n",
+		   st.total_ns / 1e6);
+	exg_join_pairs_free(p);
+	for (r = 0; r < repeat && r < 64; r++)
+	{
+		p = join_or_die(A, B, &o, &n, &st);
+		times[r] = st.total_ns / 1e6;
+		if (r == 0 || st.total_ns < best.total_ns)
+			best = st;
+		if (r == repeat - 1)
+		{
+			gpu = malloc(sizeof(exg_pair) * (n + 1));
+			memcpy(gpu, p, sizeof(exg_pair) * n);
+			ngpu = n;
+		}
+		exg_join_pairs_free(p);
+	}
+	qsort(times, r, sizeof(double), cmp_double);
+	printf("\nwarm GPU runs: %d, best %.3f ms, median %.3f ms\n", r, times[0], times[r / 2]);
+	print_stats("GPU, float intervals, reference-cell rule (best run)", &best, ngpu);
+
+	o.filter = EXG_FILTER_DOUBLE;
+	p = join_or_die(A, B, &o, &n, &st);
+	print_stats("GPU, double intervals only", &st, n);
+	if (!same_pairs(p, n, gpu, ngpu))
+	{
+		printf("\n**MISMATCH: double-filter GPU run differs**\n");
+		failures++;
+	}
+	exg_join_pairs_free(p);
+	o.filter = EXG_FILTER_FLOAT;
+	o.dedupe = EXG_DEDUPE_SORT;
+	p = join_or_die(A, B, &o, &n, &st);
+	print_stats("GPU, float intervals, every shared cell + sort/unique dedupe", &st, n);
+	if (!same_pairs(p, n, gpu, ngpu))
+	{
+		printf("\n**MISMATCH: sort-dedupe GPU run differs**\n");
+		failures++;
+	}
+	exg_join_pairs_free(p);
+	o.dedupe = EXG_DEDUPE_REFERENCE_CELL;
+
+	if (cpu_full)
+	{
+		exg_join_options c = o;
+
+		c.device = EXG_DEVICE_CPU;
+		p = join_or_die(A, B, &c, &n, &st);
+		print_stats("CPU, all cores (same engine, OpenMP)", &st, n);
+		printf("\nGPU and CPU pair sets identical: **%s** (%zu pairs)\n",
+			   same_pairs(p, n, gpu, ngpu) ? "yes" : "NO", n);
+		if (!same_pairs(p, n, gpu, ngpu))
+			failures++;
+		printf("\nGPU speed-up over the CPU join on all %s: %.1fx (engine total)\n",
+			   st.device_name, st.total_ns / (double) best.total_ns);
+		exg_join_pairs_free(p);
+	}
+
+	if (cpu_stride > 0)
+	{
+		owned_set	sub;
+		exg_join_options c = o;
+		double		cpu_ns_per_test,
+					gpu_ns_per_test;
+
+		subset(&sub, A, cpu_stride);
+		c.device = EXG_DEVICE_CPU;
+		c.worker_threads = 1;
+		p = join_or_die(&sub.s, B, &c, &n, &st);
+		cpu_ns_per_test = st.phase_ns[EXG_PHASE_TEST] / (double) (st.candidates ? st.candidates : 1);
+		gpu_ns_per_test = best.phase_ns[EXG_PHASE_TEST] / (double) (best.candidates ? best.candidates : 1);
+		printf("\none-thread CPU exact test step on every %u-th left primitive: %llu candidates in %.1f ms = %.1f ns/test; GPU test step %.4f ns/test: **%.0fx**\n",
+			   cpu_stride, (unsigned long long) st.candidates, st.phase_ns[EXG_PHASE_TEST] / 1e6,
+			   cpu_ns_per_test, gpu_ns_per_test, cpu_ns_per_test / gpu_ns_per_test);
+		exg_join_pairs_free(p);
+		owned_free(&sub);
+	}
+	free(gpu);
+}
+
+/* GPU join time against the grid resolution, to tune the automatic choice. */
+static void
+grid_sweep(const exg_prim_set *A, const exg_prim_set *B)
+{
+	double		factors[] = {0.03, 0.06, 0.125, 0.25, 0.5, 1, 2};
+	uint64_t	n = (uint64_t) A->nprims + B->nprims;
+
+	printf("\n### grid resolution sweep (GPU, float)\n\n| target cells | grid | entries | cell pairs | candidates | grid ms | cull ms | test ms | total ms |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t f = 0; f <= sizeof(factors) / sizeof(factors[0]); f++)
+	{
+		exg_join_options o;
+		exg_join_stats st;
+		exg_pair   *p;
+		size_t		np;
+
+		exg_join_options_default(&o);
+		o.device = EXG_DEVICE_GPU;
+		o.grid_cells = f < sizeof(factors) / sizeof(factors[0]) ? (uint32_t) (factors[f] * n) : 0;
+		p = join_or_die(A, B, &o, &np, &st);
+		printf("| %s%u | %ux%ux%u | %llu | %llu | %llu | %.2f | %.2f | %.2f | %.2f |\n",
+			   o.grid_cells ? "" : "auto ", o.grid_cells, st.grid_dims[0], st.grid_dims[1],
+			   st.grid_dims[2], (unsigned long long) st.grid_entries,
+			   (unsigned long long) st.cell_pairs, (unsigned long long) st.candidates,
+			   st.phase_ns[EXG_PHASE_GRID] / 1e6, st.phase_ns[EXG_PHASE_CULL] / 1e6,
+			   st.phase_ns[EXG_PHASE_TEST] / 1e6, st.total_ns / 1e6);
+		exg_join_pairs_free(p);
+	}
+}
+
+/* Large: tiles of the mesh pair, GPU in chunks, checked on tile 0 against the CPU. */
+static void
+run_large(const bench_mesh *m, const double *t, uint32_t copies, size_t memory_limit)
+{
+	double		spacing = 0;
+	owned_set	A,
+				B;
+	exg_join_options o;
+	exg_join_stats st;
+	exg_pair   *p,
+			   *q;
+	size_t		n,
+				nq,
+				n0 = 0;
+	double		lo = INFINITY,
+				hi = -INFINITY;
+
+	for (uint32_t v = 0; v < m->nverts; v++)
+	{
+		lo = fmin(lo, m->xyz[3 * v]);
+		hi = fmax(hi, m->xyz[3 * v]);
+	}
+	spacing = 2 * (hi - lo) + fabs(t[0]);
+	tile_mesh(&A, m, copies, spacing, (double[3]) {0, 0, 0});
+	tile_mesh(&B, m, copies, spacing, t);
+	printf("\n## large: %u copies, %u x %u triangles, GPU memory limit %.1f GB\n", copies,
+		   A.s.nprims, B.s.nprims, memory_limit / 1e9);
+	exg_join_options_default(&o);
+	o.device = EXG_DEVICE_GPU;
+	o.gpu_memory_limit = memory_limit;
+	p = join_or_die(&A.s, &B.s, &o, &n, &st);
+	print_stats("GPU, chunked", &st, n);
+
+	/* The copies are far apart: the tile-0 pairs are the join of tile 0 alone. */
+	{
+		owned_set	A0,
+					B0;
+		exg_join_options c = o;
+		exg_join_stats cs;
+
+		tile_mesh(&A0, m, 1, spacing, (double[3]) {0, 0, 0});
+		tile_mesh(&B0, m, 1, spacing, t);
+		c.device = EXG_DEVICE_CPU;
+		q = join_or_die(&A0.s, &B0.s, &c, &nq, &cs);
+		while (n0 < n && p[n0].a < m->ntris)
+			n0++;
+		bool		ok = n0 == nq;
+
+		for (size_t i = 0; ok && i < nq; i++)
+			ok = p[i].a == q[i].a && p[i].b == q[i].b;
+		printf("\nsample check, tile 0 (%zu pairs): GPU chunked run equals the CPU join: **%s**; every tile found the same number of pairs: **%s**\n",
+			   nq, ok ? "yes" : "NO", n == nq * copies ? "yes" : "NO");
+		if (!ok || n != nq * copies)
+			failures++;
+		exg_join_pairs_free(q);
+		owned_free(&A0);
+		owned_free(&B0);
+	}
+	/* The out-of-memory path: no single device allocation may exceed 1 GB. */
+	setenv("EXACTGPU_TEST_ALLOC_LIMIT", "1000000000", 1);
+	q = join_or_die(&A.s, &B.s, &o, &nq, &st);
+	unsetenv("EXACTGPU_TEST_ALLOC_LIMIT");
+	print_stats("GPU, every device allocation above 1 GB made to fail (shrink and split)", &st, nq);
+	printf("\nsame pairs as the unconstrained GPU run: **%s**\n", same_pairs(p, n, q, nq) ? "yes" : "NO");
+	if (!same_pairs(p, n, q, nq))
+		failures++;
+	exg_join_pairs_free(q);
+	exg_join_pairs_free(p);
+	owned_free(&A);
+	owned_free(&B);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mesh_path = ".data/armadillo-tet.exgm";
+	const char *datasets = "mesh,mine,large";
+	int			repeat = 5;
+	uint32_t	copies = 73;
+	size_t		memory_limit = 0,
+				large_limit = (size_t) 16 << 30;
+	double		t[3] = {1.5, 1.0, 0.5};	/* translation of the second copy */
+	bench_mesh	mesh;
+	time_t		now = time(NULL);
+	char		date[32];
+	exg_error	err = {0};
+	bool		sweep = false;
+
+	for (int i = 1; i < argc; i++)
+	{
+		if (!strcmp(argv[i], "--grid-sweep"))
+		{
+			sweep = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--mesh") && i + 1 < argc)
+			mesh_path = argv[++i];
+		else if (!strcmp(argv[i], "--datasets") && i + 1 < argc)
+			datasets = argv[++i];
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--copies") && i + 1 < argc)
+			copies = (uint32_t) atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--large-memory-limit") && i + 1 < argc)
+			large_limit = (size_t) atof(argv[++i]);
+		else if (!strcmp(argv[i], "--translate") && i + 3 < argc)
+		{
+			t[0] = atof(argv[++i]);
+			t[1] = atof(argv[++i]);
+			t[2] = atof(argv[++i]);
+		}
+		else
+		{
+			fprintf(stderr, "usage: bench_join [--mesh F] [--datasets mesh,mine,large] [--repeat N] [--copies N] [--large-memory-limit BYTES] [--translate X Y Z] [--grid-sweep]\n");
+			return 2;
+		}
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+	printf("# exactgpu engine benchmark, %s\n\n", date);
+	printf("GPU build: %s; usable GPUs: %d %s\n", exg_gpu_build_info(),
+		   exg_gpu_device_count(&err), err.message);
+
+	if (strstr(datasets, "mesh") || strstr(datasets, "large"))
+	{
+		if (mesh_read_bin(mesh_path, &mesh) != 0)
+		{
+			fprintf(stderr, "cannot read %s (run bench/prepare-data.sh)\n", mesh_path);
+			return 1;
+		}
+	}
+	if (strstr(datasets, "mesh"))
+	{
+		owned_set	A,
+					B;
+
+		tile_mesh(&A, &mesh, 1, 0, (double[3]) {0, 0, 0});
+		tile_mesh(&B, &mesh, 1, 0, t);
+		printf("\nmesh: %s (%u vertices), second copy translated by (%g, %g, %g)\n", mesh_path,
+			   mesh.nverts, t[0], t[1], t[2]);
+		if (sweep)
+			grid_sweep(&A.s, &B.s);
+		run_dataset("mesh (tetrahedralized armadillo vs translated copy)", &A.s, &B.s, repeat,
+					50, memory_limit, true);
+		owned_free(&A);
+		owned_free(&B);
+	}
+	if (strstr(datasets, "mine"))
+	{
+		mine_params mp;
+		mine	   *m = NULL;
+		char		merr[256];
+		owned_set	S,
+					T;
+		size_t		k = 0;
+
+		mine_params_for_size(&mp, "paper", 1);
+		if (mine_generate(&mp, &m, merr, sizeof(merr)) != 0)
+		{
+			fprintf(stderr, "mine: %s\n", merr);
+			return 1;
+		}
+		owned_alloc(&S, (uint32_t) m->n_hole_vertices, (uint32_t) m->n_segments, 2);
+		memcpy(S.xyz, m->hole_xyz, sizeof(double) * 3 * m->n_hole_vertices);
+		for (size_t h = 0; h < m->n_holes; h++)
+			for (size_t v = 0; v + 1 < m->holes[h].nvertices; v++)
+			{
+				S.idx[2 * k] = (uint32_t) (m->holes[h].first_vertex + v);
+				S.idx[2 * k + 1] = (uint32_t) (m->holes[h].first_vertex + v + 1);
+				k++;
+			}
+		owned_alloc(&T, (uint32_t) m->n_body_vertices, (uint32_t) m->n_triangles, 3);
+		memcpy(T.xyz, m->body_xyz, sizeof(double) * 3 * m->n_body_vertices);
+		for (size_t b = 0; b < m->n_bodies; b++)
+			for (size_t i = 0; i < 3 * m->bodies[b].ntriangles; i++)
+				T.idx[3 * m->bodies[b].first_triangle + i] =
+					m->body_tri[3 * m->bodies[b].first_triangle + i] + (uint32_t) m->bodies[b].first_vertex;
+		printf("\nmine: %zu holes, %zu segments, %zu bodies, %zu triangles (demo/mine.c, size \"paper\", seed 1)\n",
+			   m->n_holes, m->n_segments, m->n_bodies, m->n_triangles);
+		run_dataset("mine (drill-hole segments vs ore-body triangles, UTM)", &S.s, &T.s, repeat, 1,
+					memory_limit, true);
+		owned_free(&S);
+		owned_free(&T);
+		mine_free(m);
+	}
+	if (strstr(datasets, "large"))
+		run_large(&mesh, t, copies, large_limit);
+
+	printf("\n%s\n", failures ? "**FAILURES: see above**" : "All GPU and CPU results identical.");
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,228 @@
+/*
+ * gpu_runtime.cu — the process's CUDA context, memory pool and pinned buffers.
+ */
+#include "gpu_runtime.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+exg_cuda_check(cudaError_t rc, const char *what)
+{
+	if (rc == cudaSuccess)
+		return;
+	(void) cudaGetLastError();	/* clear a non-sticky error */
+	if (rc == cudaErrorMemoryAllocation)
+		throw		exg_gpu_oom{0};
+
+	exg_gpu_error e;
+
+	e.status = EXG_ERR_DEVICE;
+	snprintf(e.message, sizeof(e.message), "%s: %s", what, cudaGetErrorString(rc));
+	throw		e;
+}
+
+static exg_gpu_context *the_context;
+
+exg_gpu_context *
+exg_gpu_context_get()
+{
+	if (the_context)
+		return the_context;
+
+	exg_gpu_context *c = new exg_gpu_context();
+	cudaDeviceProp prop;
+	cudaMemPool_t pool;
+	uint64_t	threshold = UINT64_MAX;
+	size_t		free_b;
+
+	c->device = 0;
+	EXG_CUDA(cudaSetDevice(c->device));
+	EXG_CUDA(cudaGetDeviceProperties(&prop, c->device));
+	snprintf(c->name, sizeof(c->name), "%s", prop.name);
+	EXG_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+	EXG_CUDA(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+	/* Keep freed blocks in the pool between joins instead of returning them. */
+	EXG_CUDA(cudaDeviceGetDefaultMemPool(&pool, c->device));
+	EXG_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+	EXG_CUDA(cudaMemGetInfo(&free_b, &c->total_memory));
+	the_context = c;
+	return c;
+}
+
+/*
+ * Fault injection for tests: EXACTGPU_TEST_ALLOC_LIMIT=N makes any single
+ * device allocation above N bytes fail as if the GPU were out of memory, so
+ * that the join's shrink-and-split path can be exercised on a large GPU.
+ */
+static size_t
+test_alloc_limit()
+{
+	const char *v = getenv("EXACTGPU_TEST_ALLOC_LIMIT");
+
+	return v ? (size_t) strtoull(v, nullptr, 10) : 0;
+}
+
+void *
+exg_gpu_alloc(size_t bytes)
+{
+	void	   *p = nullptr;
+	size_t		limit = test_alloc_limit();
+
+	if (limit && bytes > limit)
+		throw		exg_gpu_oom{bytes};
+
+	cudaError_t rc = cudaMallocAsync(&p, bytes, exg_gpu_context_get()->stream);
+
+	if (rc == cudaErrorMemoryAllocation)
+	{
+		(void) cudaGetLastError();
+		throw		exg_gpu_oom{bytes};
+	}
+	EXG_CUDA(rc);
+	return p;
+}
+
+void
+exg_gpu_free(void *p)
+{
+	/* Never throw from here: it runs in destructors while unwinding. */
+	if (p && the_context)
+		(void) cudaFreeAsync(p, the_context->stream);
+}
+
+static void *pinned[EXG_PINNED_SLOTS];
+static size_t pinned_size[EXG_PINNED_SLOTS];
+
+void *
+exg_pinned_get(exg_pinned_slot slot, size_t bytes)
+{
+	if (bytes <= pinned_size[slot])
+		return pinned[slot];
+	if (pinned[slot])
+		(void) cudaFreeHost(pinned[slot]);
+	pinned[slot] = nullptr;
+	pinned_size[slot] = 0;
+	/* Round up generously: pinning is slow, so grow rarely. */
+	size_t		want = bytes + bytes / 2 + (1 << 20);
+
+	EXG_CUDA(cudaHostAlloc(&pinned[slot], want, cudaHostAllocDefault));
+	pinned_size[slot] = want;
+	return pinned[slot];
+}
+
+size_t
+exg_gpu_budget(size_t limit)
+{
+	size_t		free_b,
+				total_b;
+
+	exg_gpu_context_get();
+	EXG_CUDA(cudaMemGetInfo(&free_b, &total_b));
+	/* Memory parked in our pool counts as available to us. */
+	cudaMemPool_t pool;
+	size_t		parked = 0;
+
+	if (cudaDeviceGetDefaultMemPool(&pool, the_context->device) == cudaSuccess)
+	{
+		uint64_t	reserved = 0,
+					used = 0;
+
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
+		parked = reserved > used ? (size_t) (reserved - used) : 0;
+	}
+	size_t		avail = (size_t) ((free_b + parked) * 0.8);
+
+	return (limit > 0 && limit < avail) ? limit : avail;
+}
+
+static void *lent;
+static size_t lent_size;
+static bool lent_out;
+
+void *
+exg_pinned_lend(size_t bytes)
+{
+	if (lent_out)
+		return nullptr;
+	if (bytes > lent_size)
+	{
+		if (lent)
+			(void) cudaFreeHost(lent);
+		lent = nullptr;
+		lent_size = 0;
+		size_t		want = bytes + bytes / 4 + (1 << 20);
+
+		if (cudaHostAlloc(&lent, want, cudaHostAllocDefault) != cudaSuccess)
+		{
+			(void) cudaGetLastError();
+			lent = nullptr;
+			return nullptr;
+		}
+		lent_size = want;
+	}
+	lent_out = true;
+	return lent;
+}
+
+bool
+exg_pinned_return(void *p)
+{
+	if (p == nullptr || p != lent || !lent_out)
+		return false;
+	lent_out = false;
+	return true;
+}
+
+bool
+exg_is_pinned(const void *p)
+{
+	cudaPointerAttributes attr;
+
+	if (cudaPointerGetAttributes(&attr, p) != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		return false;
+	}
+	return attr.type == cudaMemoryTypeHost;
+}
+
+extern "C" void *
+exg_host_alloc(size_t bytes)
+{
+	void	   *p = nullptr;
+
+	try
+	{
+		exg_gpu_context_get();
+	}
+	catch (...)
+	{
+		return malloc(bytes);
+	}
+	if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocDefault) != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		return malloc(bytes);
+	}
+	return p;
+}
+
+extern "C" void
+exg_host_free(void *p)
+{
+	if (p == nullptr)
+		return;
+	if (exg_is_pinned(p))
+		(void) cudaFreeHost(p);
+	else
+		free(p);
+}
+
+extern "C" bool
+exg_gpu_pairs_return(void *p)
+{
+	return exg_pinned_return(p);
+}

@@ -1,0 +1,239 @@
+/*
+ * join_cull.cu — implicit thread-to-pair association and two-pass box
+ * culling (Menezes et al. 2020/2022): each grid cell gets
+ * ceil(nA * nB / EXG_CULL_THREADS) blocks, described by per-block cell /
+ * first-pair / last-pair arrays; thread t of block b handles pair
+ * first[b] + t of cell[b], i.e. A item p / nB and B item p % nB. Pass 1
+ * counts the pairs whose boxes meet (and whose reference cell is this cell),
+ * pass 2 writes them at offsets from the scan of the counts, so the writes
+ * need no atomics and the output order is deterministic.
+ */
+#include <cub/device/device_scan.cuh>
+
+#include "join_gpu.cuh"
+
+__global__ static void
+k_cell_blocks(const uint32_t *startA, const uint32_t *startB, uint32_t ncells,
+			  uint64_t *nblocks, unsigned long long *pairs_total)
+{
+	uint32_t	c = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned long long pairs = 0;
+
+	if (c < ncells)
+	{
+		pairs = (unsigned long long) (startA[c + 1] - startA[c]) * (startB[c + 1] - startB[c]);
+		nblocks[c] = (pairs + EXG_CULL_THREADS - 1) / EXG_CULL_THREADS;
+	}
+	for (int off = 16; off > 0; off /= 2)
+		pairs += __shfl_down_sync(0xffffffffu, pairs, off);
+	if ((threadIdx.x & 31) == 0 && pairs)
+		atomicAdd(pairs_total, pairs);
+}
+
+__global__ static void
+k_block_arrays(const uint64_t *block_start, const uint32_t *startA, const uint32_t *startB,
+			   uint32_t ncells, uint32_t *cell, uint32_t *first, uint32_t *last)
+{
+	uint32_t	c = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (c >= ncells)
+		return;
+	uint64_t	pairs = (uint64_t) (startA[c + 1] - startA[c]) * (startB[c + 1] - startB[c]);
+
+	for (uint64_t b = block_start[c]; b < block_start[c + 1]; b++)
+	{
+		uint64_t	f = (b - block_start[c]) * EXG_CULL_THREADS;
+
+		cell[b] = c;
+		first[b] = (uint32_t) f;
+		last[b] = (uint32_t) ((f + EXG_CULL_THREADS < pairs ? f + EXG_CULL_THREADS : pairs) - 1);
+	}
+}
+
+void
+exg_gpu_block_arrays(const exg_gpu_side &a, const exg_gpu_side &b, uint32_t ncells,
+					 exg_gpu_blocks &blocks, cudaStream_t s)
+{
+	exg_dbuf<uint64_t> per_cell(ncells + 1);
+	exg_dbuf<uint64_t> start(ncells + 1);
+	exg_dbuf<unsigned long long> pairs_d(1);
+	exg_dbuf<uint8_t> tmp;
+	size_t		tmp_bytes = 0;
+	uint64_t	nblocks = 0;
+	unsigned long long pairs = 0;
+
+	EXG_CUDA(cudaMemsetAsync(per_cell.p, 0, sizeof(uint64_t) * (ncells + 1), s));
+	EXG_CUDA(cudaMemsetAsync(pairs_d.p, 0, sizeof(unsigned long long), s));
+	k_cell_blocks<<<(ncells + 255) / 256, 256, 0, s>>>(a.cell_start.p, b.cell_start.p, ncells,
+														per_cell.p, pairs_d.p);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, per_cell.p, start.p, ncells + 1, s));
+	tmp.alloc(tmp_bytes);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(tmp.p, tmp_bytes, per_cell.p, start.p, ncells + 1, s));
+	EXG_CUDA(cudaMemcpyAsync(&nblocks, start.p + ncells, sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaMemcpyAsync(&pairs, pairs_d.p, sizeof(pairs), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	if (nblocks > 0x7fffffffu)
+	{
+		exg_gpu_error e = {EXG_ERR_TOO_LARGE, "too many cell pairs for one launch"};
+
+		throw		e;
+	}
+	blocks.nblocks = nblocks;
+	blocks.cell_pairs = pairs;
+	blocks.cell.alloc(nblocks);
+	blocks.first.alloc(nblocks);
+	blocks.last.alloc(nblocks);
+	blocks.offset.alloc(nblocks + 1);
+	k_block_arrays<<<(ncells + 255) / 256, 256, 0, s>>>(start.p, a.cell_start.p, b.cell_start.p,
+														 ncells, blocks.cell.p, blocks.first.p,
+														 blocks.last.p);
+	EXG_CUDA(cudaGetLastError());
+}
+
+/* Does thread's pair pass the box test (and belong to this cell)? */
+struct cull_args
+{
+	const uint32_t *cell;
+	const uint32_t *first;
+	const uint32_t *last;
+	const uint32_t *startA;
+	const uint32_t *itemsA;
+	const uint32_t *startB;
+	const uint32_t *itemsB;
+	const float *boxA;
+	const float *boxB;
+	exg_grid	g;
+	bool		by_reference;
+};
+
+__device__ __forceinline__ bool
+cull_pair(const cull_args &x, uint64_t blk, uint32_t *ia, uint32_t *ib)
+{
+	uint32_t	c = x.cell[blk];
+	uint32_t	p = x.first[blk] + threadIdx.x;
+
+	if (p > x.last[blk])
+		return false;
+	uint32_t	nB = x.startB[c + 1] - x.startB[c];
+
+	*ia = x.itemsA[x.startA[c] + p / nB];
+	*ib = x.itemsB[x.startB[c] + p % nB];
+
+	const float *a = &x.boxA[6 * (size_t) *ia];
+	const float *b = &x.boxB[6 * (size_t) *ib];
+
+	if (a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4] || a[2] > b[5] || b[2] > a[5])
+		return false;
+	if (!x.by_reference)
+		return true;
+	/* Reference cell: the cell of the low corner of the boxes' intersection. */
+	double		ref[3] = {fmax((double) a[0], (double) b[0]), fmax((double) a[1], (double) b[1]),
+	fmax((double) a[2], (double) b[2])};
+
+	return exg_grid_cell_id(&x.g, exg_grid_axis(&x.g, 0, ref[0]), exg_grid_axis(&x.g, 1, ref[1]),
+							exg_grid_axis(&x.g, 2, ref[2])) == c;
+}
+
+#define WARPS_PER_BLOCK (EXG_CULL_THREADS / 32)
+
+/* Pass 1: the box tests; one bit per pair is kept for pass 2. */
+__global__ static void
+k_cull_count(cull_args x, uint64_t *counts, uint32_t *bits)
+{
+	uint32_t	ia,
+				ib;
+	bool		keep = cull_pair(x, blockIdx.x, &ia, &ib);
+	unsigned	mask = __ballot_sync(0xffffffffu, keep);
+	int			n = __syncthreads_count(keep);
+
+	if ((threadIdx.x & 31) == 0)
+		bits[(uint64_t) blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32] = mask;
+	if (threadIdx.x == 0)
+		counts[blockIdx.x] = (uint64_t) n;
+}
+
+/* Pass 2: the kept pairs, written from the bits without repeating the tests. */
+__global__ static void
+k_cull_write(cull_args x, uint64_t b0, const uint64_t *offset, const uint32_t *bits,
+			 int key_shift, uint64_t *keys)
+{
+	__shared__ int warp_base[WARPS_PER_BLOCK];
+	uint64_t	blk = b0 + blockIdx.x;
+	int			warp = threadIdx.x / 32,
+				lane = threadIdx.x & 31;
+	unsigned	mask = bits[blk * WARPS_PER_BLOCK + warp];
+
+	if (threadIdx.x < WARPS_PER_BLOCK)
+	{
+		int			sum = 0;
+
+		for (int w = 0; w < (int) threadIdx.x; w++)
+			sum += __popc(bits[blk * WARPS_PER_BLOCK + w]);
+		warp_base[threadIdx.x] = sum;
+	}
+	__syncthreads();
+	if (!(mask & (1u << lane)))
+		return;
+
+	uint32_t	c = x.cell[blk];
+	uint32_t	p = x.first[blk] + threadIdx.x;
+	uint32_t	nB = x.startB[c + 1] - x.startB[c];
+	uint32_t	ia = x.itemsA[x.startA[c] + p / nB];
+	uint32_t	ib = x.itemsB[x.startB[c] + p % nB];
+	int			rank = warp_base[warp] + __popc(mask & ((1u << lane) - 1));
+
+	keys[offset[blk] - offset[b0] + rank] = ((uint64_t) ia << key_shift) | ib;
+}
+
+static cull_args
+make_args(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid &g, bool by_reference,
+		  const exg_gpu_blocks &blocks)
+{
+	cull_args	x;
+
+	x.cell = blocks.cell.p;
+	x.first = blocks.first.p;
+	x.last = blocks.last.p;
+	x.startA = a.cell_start.p;
+	x.itemsA = a.cell_items.p;
+	x.startB = b.cell_start.p;
+	x.itemsB = b.cell_items.p;
+	x.boxA = a.boxes.p;
+	x.boxB = b.boxes.p;
+	x.g = g;
+	x.by_reference = by_reference;
+	return x;
+}
+
+void
+exg_gpu_cull_count(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid &g,
+				   bool by_reference, exg_gpu_blocks &blocks, cudaStream_t s)
+{
+	exg_dbuf<uint64_t> counts(blocks.nblocks + 1);
+	exg_dbuf<uint8_t> tmp;
+	size_t		tmp_bytes = 0;
+
+	blocks.bits.alloc(blocks.nblocks * WARPS_PER_BLOCK);
+	EXG_CUDA(cudaMemsetAsync(counts.p + blocks.nblocks, 0, sizeof(uint64_t), s));
+	if (blocks.nblocks)
+		k_cull_count<<<(unsigned) blocks.nblocks, EXG_CULL_THREADS, 0, s>>>(
+			make_args(a, b, g, by_reference, blocks), counts.p, blocks.bits.p);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.p, blocks.offset.p,
+										   blocks.nblocks + 1, s));
+	tmp.alloc(tmp_bytes);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(tmp.p, tmp_bytes, counts.p, blocks.offset.p,
+										   blocks.nblocks + 1, s));
+	EXG_CUDA(cudaGetLastError());
+}
+
+void
+exg_gpu_cull_write(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid &g,
+				   bool by_reference, const exg_gpu_blocks &blocks, uint64_t b0, uint64_t b1,
+				   int key_shift, uint64_t *cands, cudaStream_t s)
+{
+	if (b1 > b0)
+		k_cull_write<<<(unsigned) (b1 - b0), EXG_CULL_THREADS, 0, s>>>(
+			make_args(a, b, g, by_reference, blocks), b0, blocks.offset.p, blocks.bits.p,
+			key_shift, cands);
+	EXG_CUDA(cudaGetLastError());
+}

@@ -1,0 +1,739 @@
+/*
+ * join_gpu.cu — the GPU join, end to end: upload through pinned staging,
+ * prepare and grid both sides, cull in two passes, test candidates in waves
+ * that fit the memory budget, re-test the float filter's unknowns with
+ * double intervals, sort the hits on the device, download, and hand what is
+ * still undecided to the CPU's GMP worker pool.
+ *
+ * If the device runs out of memory the left input is split in halves and
+ * each half joined separately (the halves' results are disjoint and, being
+ * ranges of left ids, concatenate in order).
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+extern "C" {
+#include "cancel.h"
+#include "gpu.h"
+#include "join_internal.h"
+#include "stats.h"
+}
+#include "join_gpu.cuh"
+
+struct exg_gpu_canceled
+{
+};
+
+#define EXG_LEND_MAX ((size_t) 1 << 30)
+
+/* Pairs of one (sub-)join: in the lent pinned buffer, or malloc'ed. */
+struct join_result
+{
+	exg_pair   *p = nullptr;
+	size_t		n = 0;
+	bool		lent = false;
+
+	void		release()
+	{
+		if (p && !(lent && exg_pinned_return(p)))
+			free(p);
+		p = nullptr;
+		n = 0;
+	}
+};
+
+/* Copy a set's arrays to the device: directly when pinned, else staged. */
+static void upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s);
+
+static int
+bits_for(uint32_t n)
+{
+	int			b = 1;
+
+	while (b < 32 && ((uint64_t) 1 << b) < n)
+		b++;
+	return b;
+}
+
+static void
+upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s)
+{
+	size_t		xyz_bytes = sizeof(double) * 3 * (size_t) S->nverts;
+	size_t		idx_bytes = sizeof(uint32_t) * (size_t) S->arity * S->nprims;
+	const void *xyz = S->xyz;
+	const void *idx = S->vidx;
+
+	d.nprims = S->nprims;
+	d.nverts = S->nverts;
+	d.arity = S->arity;
+	d.xyz.alloc((size_t) 3 * S->nverts);
+	d.vidx.alloc((size_t) S->arity * S->nprims);
+	/* Pageable memory goes through the pinned staging buffer (7x faster DMA). */
+	if (xyz_bytes && !exg_is_pinned(S->xyz))
+	{
+		memcpy(staging, S->xyz, xyz_bytes);
+		xyz = staging;
+	}
+	if (idx_bytes && !exg_is_pinned(S->vidx))
+	{
+		memcpy(staging + xyz_bytes, S->vidx, idx_bytes);
+		idx = staging + xyz_bytes;
+	}
+	EXG_CUDA(cudaMemcpyAsync(d.xyz.p, xyz, xyz_bytes, cudaMemcpyHostToDevice, s));
+	EXG_CUDA(cudaMemcpyAsync(d.vidx.p, idx, idx_bytes, cudaMemcpyHostToDevice, s));
+}
+
+__global__ static void
+k_keys_to_pairs(uint64_t *keys, uint64_t n, int shift)
+{
+	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+	{
+		uint64_t	k = keys[i];
+		exg_pair	p = {(uint32_t) (k >> shift), (uint32_t) (k & ((1ull << shift) - 1))};
+
+		reinterpret_cast<exg_pair *>(keys)[i] = p;
+	}
+}
+
+struct phase_clock
+{
+	cudaEvent_t ev[EXG_JOIN_PHASES + 1];
+	bool		recorded[EXG_JOIN_PHASES + 1] = {};
+
+	phase_clock()
+	{
+		for (auto &e : ev)
+			EXG_CUDA(cudaEventCreate(&e));
+	}
+	~phase_clock()
+	{
+		for (auto &e : ev)
+			(void) cudaEventDestroy(e);
+	}
+	/* mark the end of a phase (index + 1) or the start (index 0) */
+	void		mark(int slot, cudaStream_t s)
+	{
+		EXG_CUDA(cudaEventRecord(ev[slot], s));
+		recorded[slot] = true;
+	}
+};
+
+/* Sort (and with the sort rule, unique) n keys in place on the device. */
+static uint64_t
+sort_keys(exg_dbuf<uint64_t> &keys, uint64_t n, int end_bit, bool unique, cudaStream_t s)
+{
+	if (n == 0)
+		return 0;
+	exg_dbuf<uint64_t> alt(n);
+	exg_dbuf<uint8_t> tmp;
+	size_t		tmp_bytes = 0;
+	cub::DoubleBuffer<uint64_t> db(keys.p, alt.p);
+
+	EXG_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, tmp_bytes, db, (int64_t) n, 0, end_bit, s));
+	tmp.alloc(tmp_bytes);
+	EXG_CUDA(cub::DeviceRadixSort::SortKeys(tmp.p, tmp_bytes, db, (int64_t) n, 0, end_bit, s));
+	if (db.Current() != keys.p)
+		EXG_CUDA(cudaMemcpyAsync(keys.p, db.Current(), sizeof(uint64_t) * n,
+								 cudaMemcpyDeviceToDevice, s));
+	if (!unique)
+		return n;
+
+	exg_dbuf<unsigned long long> nsel(1);
+	unsigned long long m = 0;
+
+	tmp_bytes = 0;
+	EXG_CUDA(cub::DeviceSelect::Unique(nullptr, tmp_bytes, keys.p, alt.p, nsel.p, (int64_t) n, s));
+	tmp.alloc(tmp_bytes);
+	EXG_CUDA(cub::DeviceSelect::Unique(tmp.p, tmp_bytes, keys.p, alt.p, nsel.p, (int64_t) n, s));
+	EXG_CUDA(cudaMemcpyAsync(&m, nsel.p, sizeof(m), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	EXG_CUDA(cudaMemcpyAsync(keys.p, alt.p, sizeof(uint64_t) * m, cudaMemcpyDeviceToDevice, s));
+	return m;
+}
+
+static void
+check_cancel()
+{
+	if (exg_cancel_requested())
+		throw		exg_gpu_canceled();
+}
+
+/* One join of A against B entirely on the device; throws on failure. */
+static void
+run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+		 join_result &res, exg_join_stats *st)
+{
+	exg_gpu_context *ctx = exg_gpu_context_get();
+	cudaStream_t s = ctx->stream;
+	bool		by_ref = opt->dedupe == EXG_DEDUPE_REFERENCE_CELL;
+	bool		double_only = opt->filter == EXG_FILTER_DOUBLE;
+	int			shift = bits_for(B->nprims);
+	int			end_bit = shift + bits_for(A->nprims);
+	phase_clock clk;
+	exg_gpu_side a,
+				b;
+
+	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
+
+	/* ---- upload ---- */
+	clk.mark(0, s);
+	size_t		bytes_a = 24 * (size_t) A->nverts + 4 * (size_t) A->arity * A->nprims;
+	size_t		bytes_b = 24 * (size_t) B->nverts + 4 * (size_t) B->arity * B->nprims;
+	bool		pinned_in = exg_is_pinned(A->xyz) && exg_is_pinned(A->vidx) &&
+		exg_is_pinned(B->xyz) && exg_is_pinned(B->vidx);
+	char	   *staging = pinned_in ? nullptr
+		: (char *) exg_pinned_get(EXG_PINNED_UPLOAD, bytes_a + bytes_b + 64);
+
+	upload_side(a, A, staging, s);
+	upload_side(b, B, staging ? staging + bytes_a : nullptr, s);
+	clk.mark(1 + EXG_PHASE_UPLOAD, s);
+
+	/* ---- classify: vertex box, origin, vertex records, primitives ---- */
+	exg_dbuf<double> misc(9);
+	double	   *host_misc = (double *) exg_pinned_get(EXG_PINNED_DOWNLOAD, 4096);
+
+	exg_gpu_vertex_box(a, b, misc.p, s);
+	EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
+	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+
+	double		origin[3],
+				gbox[6],
+				mean[3];
+
+	for (int k = 0; k < 3; k++)
+		origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
+	exg_gpu_prepare_side(a, origin, misc.p + 6, s);
+	exg_gpu_prepare_side(b, origin, misc.p + 6, s);
+	EXG_CUDA(cudaMemcpyAsync(host_misc + 6, misc.p + 6, 3 * sizeof(double), cudaMemcpyDeviceToHost, s));
+	clk.mark(1 + EXG_PHASE_CLASSIFY, s);
+	EXG_CUDA(cudaStreamSynchronize(s));
+
+	/* ---- grid over the translated box ---- */
+	for (int k = 0; k < 3; k++)
+	{
+		gbox[k] = host_misc[k] - origin[k];
+		gbox[3 + k] = host_misc[3 + k] - origin[k];
+		mean[k] = host_misc[6 + k] / (double) ((uint64_t) A->nprims + B->nprims);
+	}
+	exg_grid	g;
+
+	exg_grid_choose(&g, gbox, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+	uint32_t	ncells = (uint32_t) ((uint64_t) g.dims[0] * g.dims[1] * g.dims[2]);
+
+	memcpy(st->grid_dims, g.dims, sizeof(g.dims));
+	exg_gpu_grid_side(a, g, ncells, s);
+	exg_gpu_grid_side(b, g, ncells, s);
+	st->grid_entries += a.nentries + b.nentries;
+	clk.mark(1 + EXG_PHASE_GRID, s);
+	check_cancel();
+
+	/* ---- cull: block arrays, count pass, scan ---- */
+	exg_gpu_blocks blocks;
+
+	exg_gpu_block_arrays(a, b, ncells, blocks, s);
+	st->cell_pairs += blocks.cell_pairs;
+	exg_gpu_cull_count(a, b, g, by_ref, blocks, s);
+
+	uint64_t	total = 0;
+
+	EXG_CUDA(cudaMemcpyAsync(&total, blocks.offset.p + blocks.nblocks, sizeof(total),
+							 cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	st->candidates += total;
+	check_cancel();
+
+	/* ---- waves of candidates that fit the budget ---- */
+	size_t		budget = exg_gpu_budget(opt->gpu_memory_limit);
+	uint64_t	hits_cap = total < budget / 32 ? total : budget / 32;
+	uint64_t	wave_cap = (budget - 8 * hits_cap) / 16;
+
+	if (hits_cap < 1024)
+		hits_cap = 1024;
+	if (wave_cap < 4 * EXG_CULL_THREADS)
+		wave_cap = 4 * EXG_CULL_THREADS;
+	if (wave_cap > total)
+		wave_cap = total ? total : 1;
+
+	exg_dbuf<uint64_t> hits(hits_cap);
+	exg_dbuf<uint64_t> cands(wave_cap);
+	exg_dbuf<uint64_t> unknown(wave_cap);
+	exg_dbuf<exg_gpu_counts> counts_d(1);
+	exg_gpu_counts *counts_h = (exg_gpu_counts *) (host_misc + 16);
+	std::vector<uint64_t> offsets;
+	std::vector<uint64_t> unknown_host;
+	uint64_t	nhits = 0;
+
+	if (total > wave_cap)
+	{
+		offsets.resize(blocks.nblocks + 1);
+		EXG_CUDA(cudaMemcpyAsync(offsets.data(), blocks.offset.p, sizeof(uint64_t) * offsets.size(),
+								 cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+	}
+	clk.mark(1 + EXG_PHASE_CULL, s);
+
+	uint64_t	test_ns = 0,
+				refine_ns = 0,
+				cull_ns = 0;
+
+	for (uint64_t b0 = 0; b0 < blocks.nblocks;)
+	{
+		uint64_t	b1 = blocks.nblocks,
+					base = 0,
+					n = total;
+		uint64_t	t0 = exg_now_ns();
+
+		if (!offsets.empty())
+		{
+			/* the most blocks whose candidates fit one wave (at least one block) */
+			uint64_t	lo = b0 + 1,
+						hi = blocks.nblocks;
+
+			base = offsets[b0];
+			while (lo < hi)
+			{
+				uint64_t	mid = lo + (hi - lo + 1) / 2;
+
+				if (offsets[mid] - base <= wave_cap)
+					lo = mid;
+				else
+					hi = mid - 1;
+			}
+			b1 = lo;
+			n = offsets[b1] - base;
+		}
+		st->waves++;
+		exg_gpu_cull_write(a, b, g, by_ref, blocks, b0, b1, shift, cands.p, s);
+		EXG_CUDA(cudaStreamSynchronize(s));
+		cull_ns += exg_now_ns() - t0;
+
+		/* first filter; if the hits overflow their buffer, grow it and redo the wave */
+		for (;;)
+		{
+			t0 = exg_now_ns();
+			counts_h->hits = nhits;
+			counts_h->unknown = 0;
+			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
+									 cudaMemcpyHostToDevice, s));
+			exg_gpu_test(a, b, cands.p, n, shift, double_only, hits.p, hits.n, unknown.p,
+						 counts_d.p, s);
+			EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
+									 cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+			test_ns += exg_now_ns() - t0;
+			if (counts_h->hits <= hits.n)
+				break;
+
+			exg_dbuf<uint64_t> bigger(counts_h->hits + counts_h->hits / 2);
+
+			EXG_CUDA(cudaMemcpyAsync(bigger.p, hits.p, sizeof(uint64_t) * nhits,
+									 cudaMemcpyDeviceToDevice, s));
+			std::swap(hits.p, bigger.p);
+			std::swap(hits.n, bigger.n);
+		}
+		uint64_t	nunknown = counts_h->unknown;
+
+		nhits = counts_h->hits;
+		st->unknown_first += nunknown;
+
+		/* double intervals for what the float filter left undecided */
+		if (nunknown > 0 && !double_only)
+		{
+			t0 = exg_now_ns();
+			exg_dbuf<uint64_t> unknown2(nunknown);
+
+			if (nhits + nunknown > hits.n)
+			{
+				exg_dbuf<uint64_t> bigger(nhits + nunknown);
+
+				EXG_CUDA(cudaMemcpyAsync(bigger.p, hits.p, sizeof(uint64_t) * nhits,
+										 cudaMemcpyDeviceToDevice, s));
+				std::swap(hits.p, bigger.p);
+				std::swap(hits.n, bigger.n);
+			}
+			counts_h->hits = nhits;
+			counts_h->unknown = 0;
+			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
+									 cudaMemcpyHostToDevice, s));
+			exg_gpu_test(a, b, unknown.p, nunknown, shift, true, hits.p, hits.n, unknown2.p,
+						 counts_d.p, s);
+			EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
+									 cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+			nhits = counts_h->hits;
+			nunknown = counts_h->unknown;
+			size_t		old = unknown_host.size();
+
+			unknown_host.resize(old + nunknown);
+			EXG_CUDA(cudaMemcpyAsync(unknown_host.data() + old, unknown2.p,
+									 sizeof(uint64_t) * nunknown, cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+			refine_ns += exg_now_ns() - t0;
+		}
+		else if (nunknown > 0)
+		{
+			size_t		old = unknown_host.size();
+
+			unknown_host.resize(old + nunknown);
+			EXG_CUDA(cudaMemcpyAsync(unknown_host.data() + old, unknown.p,
+									 sizeof(uint64_t) * nunknown, cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+		}
+		st->unknown_second += double_only ? 0 : nunknown;
+		b0 = b1;
+		check_cancel();
+	}
+	st->phase_ns[EXG_PHASE_CULL] += cull_ns;
+	st->phase_ns[EXG_PHASE_TEST] += test_ns;
+	st->phase_ns[EXG_PHASE_REFINE] += refine_ns;
+	clk.mark(1 + EXG_PHASE_REFINE, s);
+
+	/* ---- order (and with the sort rule, dedupe) the hits on the device ---- */
+	nhits = sort_keys(hits, nhits, end_bit, !by_ref, s);
+	if (nhits)
+		k_keys_to_pairs<<<(unsigned) ((nhits + 255) / 256), 256, 0, s>>>(hits.p, nhits, shift);
+	EXG_CUDA(cudaGetLastError());
+	clk.mark(1 + EXG_PHASE_DEDUPE, s);
+
+	/* ---- GMP on the CPU for what the intervals left, while the device sorts ---- */
+	uint64_t	t0 = exg_now_ns();
+	std::vector<exg_pair> extra;
+
+	if (!unknown_host.empty())
+	{
+		std::vector<exg_pair> cand(unknown_host.size());
+		size_t		nextra = 0;
+		exg_error	e = {};
+
+		for (size_t i = 0; i < unknown_host.size(); i++)
+			cand[i] = {(uint32_t) (unknown_host[i] >> shift),
+				(uint32_t) (unknown_host[i] & ((1ull << shift) - 1))};
+		size_t		ncand = exg_pairs_sort_unique(cand.data(), cand.size());
+
+		extra.resize(ncand);
+		if (exg_join_exact_batch(A, B, cand.data(), ncand, opt->worker_threads, extra.data(),
+								 &nextra, &e) != EXG_OK)
+		{
+			if (e.status == EXG_ERR_INTERRUPTED)
+				throw		exg_gpu_canceled();
+			exg_gpu_error ge;
+
+			ge.status = e.status;
+			memcpy(ge.message, e.message, sizeof(ge.message));
+			throw		ge;
+		}
+		extra.resize(nextra);
+		st->exact_pairs += ncand;
+	}
+	st->phase_ns[EXG_PHASE_EXACT] += exg_now_ns() - t0;
+
+	/* ---- download into the buffer the caller gets ---- */
+	size_t		nout = nhits + extra.size();
+
+	/*
+	 * Results come back into the lent pinned buffer, but pinning more than
+	 * EXG_LEND_MAX bytes costs more than the slower pageable copy saves.
+	 */
+	res.p = sizeof(exg_pair) * nout <= EXG_LEND_MAX
+		? (exg_pair *) exg_pinned_lend(sizeof(exg_pair) * (nout + 1)) : nullptr;
+	res.lent = res.p != nullptr;
+	if (!res.lent)
+		res.p = (exg_pair *) malloc(sizeof(exg_pair) * (nout + 1));
+	if (res.p == nullptr)
+		throw		std::bad_alloc();
+	res.n = nout;
+	EXG_CUDA(cudaMemcpyAsync(res.p, hits.p, sizeof(exg_pair) * nhits, cudaMemcpyDeviceToHost, s));
+	clk.mark(1 + EXG_PHASE_DOWNLOAD, s);
+	EXG_CUDA(cudaStreamSynchronize(s));
+
+	/* merge the GMP hits in, from the back, in place */
+	t0 = exg_now_ns();
+	if (!extra.empty())
+	{
+		size_t		i = nhits,
+					j = extra.size(),
+					m = nout;
+
+		while (j > 0)
+		{
+			bool		take_extra = i == 0 ||
+				extra[j - 1].a > res.p[i - 1].a ||
+				(extra[j - 1].a == res.p[i - 1].a && extra[j - 1].b > res.p[i - 1].b);
+
+			res.p[--m] = take_extra ? extra[--j] : res.p[--i];
+		}
+	}
+	st->phase_ns[EXG_PHASE_MERGE] += exg_now_ns() - t0;
+
+	/* device-side phase times from the events */
+	static const int timed[] = {EXG_PHASE_UPLOAD, EXG_PHASE_CLASSIFY, EXG_PHASE_GRID,
+	EXG_PHASE_DEDUPE, EXG_PHASE_DOWNLOAD};
+	int			prev_slot[] = {0, 1 + EXG_PHASE_UPLOAD, 1 + EXG_PHASE_CLASSIFY,
+		1 + EXG_PHASE_REFINE, 1 + EXG_PHASE_DEDUPE};
+
+	for (int t = 0; t < 5; t++)
+	{
+		float		ms = 0;
+
+		if (cudaEventElapsedTime(&ms, clk.ev[prev_slot[t]], clk.ev[1 + timed[t]]) == cudaSuccess)
+			st->phase_ns[timed[t]] += (uint64_t) (ms * 1e6);
+	}
+	{
+		float		ms = 0;
+
+		if (cudaEventElapsedTime(&ms, clk.ev[1 + EXG_PHASE_GRID], clk.ev[1 + EXG_PHASE_CULL]) == cudaSuccess)
+			st->phase_ns[EXG_PHASE_CULL] += (uint64_t) (ms * 1e6);
+	}
+	exg_counters *c = exg_counters_local();
+
+	c->gpu_pair_tests += total;
+	c->gpu_unknown += st->unknown_first;
+}
+
+static void
+join_or_split(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+			  join_result &res, exg_join_stats *st, int depth)
+{
+	exg_join_stats before = *st;
+
+	try
+	{
+		run_join(A, B, opt, res, st);
+		return;
+	}
+	catch (exg_gpu_oom &)
+	{
+		/* forget the failed attempt's counts; the halves will count again */
+		uint32_t	splits = st->splits;
+
+		*st = before;
+		st->splits = splits;
+		res.release();
+	}
+	/*
+	 * Halve the larger input and join each half with the other input; ids of
+	 * the second half are shifted back. Halves of A give disjoint runs of
+	 * (a, b) order that concatenate; halves of B give two sorted runs to merge.
+	 */
+	bool		split_a = A->nprims >= B->nprims;
+	const exg_prim_set *S = split_a ? A : B;
+
+	if (S->nprims < 2 || depth > 24)
+	{
+		exg_gpu_error e = {EXG_ERR_NOMEM, "the join does not fit in GPU memory even split"};
+
+		throw		e;
+	}
+	exg_prim_set half = *S;
+	uint32_t	first = S->nprims / 2;
+	join_result r1,
+				r2;
+
+	st->splits++;
+	half.nprims = first;
+	join_or_split(split_a ? &half : A, split_a ? B : &half, opt, r1, st, depth + 1);
+	half.vidx = S->vidx + (size_t) first * S->arity;
+	half.nprims = S->nprims - first;
+	try
+	{
+		join_or_split(split_a ? &half : A, split_a ? B : &half, opt, r2, st, depth + 1);
+	}
+	catch (...)
+	{
+		r1.release();
+		throw;
+	}
+	res.p = (exg_pair *) malloc(sizeof(exg_pair) * (r1.n + r2.n + 1));
+	if (res.p == nullptr)
+	{
+		r1.release();
+		r2.release();
+		throw		std::bad_alloc();
+	}
+	res.n = r1.n + r2.n;
+	res.lent = false;
+	for (size_t i = 0; i < r2.n; i++)
+	{
+		if (split_a)
+			r2.p[i].a += first;
+		else
+			r2.p[i].b += first;
+	}
+	{
+		size_t		i = 0,
+					j = 0,
+					m = 0;
+
+		while (i < r1.n || j < r2.n)
+		{
+			bool		take2 = i == r1.n ||
+				(j < r2.n && (r2.p[j].a < r1.p[i].a ||
+							  (r2.p[j].a == r1.p[i].a && r2.p[j].b < r1.p[i].b)));
+
+			res.p[m++] = take2 ? r2.p[j++] : r1.p[i++];
+		}
+	}
+	r1.release();
+	r2.release();
+}
+
+extern "C" exg_status
+exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+			 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+{
+	join_result res;
+
+	try
+	{
+		join_or_split(A, B, opt, res, stats, 0);
+		stats->used_gpu = true;
+	}
+	catch (exg_gpu_error &e)
+	{
+		res.release();
+		return exg_fail(err, e.status, "%s", e.message);
+	}
+	catch (exg_gpu_canceled &)
+	{
+		res.release();
+		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+	}
+	catch (exg_gpu_oom &)
+	{
+		res.release();
+		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
+	}
+	catch (std::bad_alloc &)
+	{
+		res.release();
+		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory in the GPU join");
+	}
+	*pairs_out = res.p;
+	*npairs_out = res.n;
+	return EXG_OK;
+}
+
+/*
+ * exg_test_pairs on the GPU: prepare both sides as for a join, then run the
+ * float test, the double re-test and GMP on the given pairs only.
+ */
+extern "C" exg_status
+exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs,
+				   size_t n, const exg_join_options *opt, uint8_t *result,
+				   exg_join_stats *st, exg_error *err)
+{
+	try
+	{
+		exg_gpu_context *ctx = exg_gpu_context_get();
+		cudaStream_t s = ctx->stream;
+		int			shift = bits_for(B->nprims);
+		exg_gpu_side a,
+					b;
+		size_t		bytes_a = 24 * (size_t) A->nverts + 4 * (size_t) A->arity * A->nprims;
+		size_t		bytes_b = 24 * (size_t) B->nverts + 4 * (size_t) B->arity * B->nprims;
+		char	   *staging = (char *) exg_pinned_get(EXG_PINNED_UPLOAD,
+													  bytes_a + bytes_b + 8 * n + 64);
+		exg_dbuf<double> misc(9);
+		double		host_misc[9],
+					origin[3];
+		std::vector<uint64_t> keys(n);
+
+		snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
+		upload_side(a, A, staging, s);
+		upload_side(b, B, staging + bytes_a, s);
+		exg_gpu_vertex_box(a, b, misc.p, s);
+		EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
+		EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		for (int k = 0; k < 3; k++)
+			origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
+		exg_gpu_prepare_side(a, origin, misc.p + 6, s);
+		exg_gpu_prepare_side(b, origin, misc.p + 6, s);
+
+		for (size_t i = 0; i < n; i++)
+			keys[i] = ((uint64_t) pairs[i].a << shift) | pairs[i].b;
+		exg_dbuf<uint64_t> keys_d(n),
+					hits(n),
+					unknown(n),
+					unknown2(n);
+		exg_dbuf<exg_gpu_counts> counts_d(1);
+		exg_gpu_counts counts = {0, 0};
+
+		memcpy(staging + bytes_a + bytes_b, keys.data(), 8 * n);
+		EXG_CUDA(cudaMemcpyAsync(keys_d.p, staging + bytes_a + bytes_b, 8 * n,
+								 cudaMemcpyHostToDevice, s));
+		EXG_CUDA(cudaMemcpyAsync(counts_d.p, &counts, sizeof(counts), cudaMemcpyHostToDevice, s));
+		bool		double_only = opt->filter == EXG_FILTER_DOUBLE;
+
+		exg_gpu_test(a, b, keys_d.p, n, shift, double_only, hits.p, n, unknown.p, counts_d.p, s);
+		EXG_CUDA(cudaMemcpyAsync(&counts, counts_d.p, sizeof(counts), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		uint64_t	nhits = counts.hits,
+					nunk = counts.unknown;
+		const uint64_t *left = unknown.p;
+
+		st->unknown_first = nunk;
+		if (nunk && !double_only)
+		{
+			counts.unknown = 0;
+			EXG_CUDA(cudaMemcpyAsync(counts_d.p, &counts, sizeof(counts), cudaMemcpyHostToDevice, s));
+			exg_gpu_test(a, b, unknown.p, nunk, shift, true, hits.p, n, unknown2.p, counts_d.p, s);
+			EXG_CUDA(cudaMemcpyAsync(&counts, counts_d.p, sizeof(counts), cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+			nhits = counts.hits;
+			nunk = counts.unknown;
+			left = unknown2.p;
+			st->unknown_second = nunk;
+		}
+		std::vector<uint64_t> hit_keys(nhits),
+					left_keys(nunk);
+
+		EXG_CUDA(cudaMemcpyAsync(hit_keys.data(), hits.p, 8 * nhits, cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaMemcpyAsync(left_keys.data(), left, 8 * nunk, cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+
+		/* GMP for the rest, then answer each pair by looking its key up */
+		std::vector<exg_pair> cand(nunk),
+					extra(nunk);
+		size_t		nextra = 0;
+
+		for (size_t i = 0; i < nunk; i++)
+			cand[i] = {(uint32_t) (left_keys[i] >> shift), (uint32_t) (left_keys[i] & ((1ull << shift) - 1))};
+		exg_status	rc = exg_join_exact_batch(A, B, cand.data(), nunk, opt->worker_threads,
+											  extra.data(), &nextra, err);
+
+		if (rc != EXG_OK)
+			return rc;
+		st->exact_pairs = nunk;
+		for (size_t i = 0; i < nextra; i++)
+			hit_keys.push_back(((uint64_t) extra[i].a << shift) | extra[i].b);
+		std::sort(hit_keys.begin(), hit_keys.end());
+		for (size_t i = 0; i < n; i++)
+			result[i] = std::binary_search(hit_keys.begin(), hit_keys.end(), keys[i]);
+		st->candidates = n;
+		st->used_gpu = true;
+		exg_counters_local()->gpu_pair_tests += n;
+		return EXG_OK;
+	}
+	catch (exg_gpu_error &e)
+	{
+		return exg_fail(err, e.status, "%s", e.message);
+	}
+	catch (exg_gpu_oom &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
+	}
+	catch (std::bad_alloc &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory");
+	}
+}

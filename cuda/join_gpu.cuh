@@ -1,0 +1,93 @@
+/*
+ * join_gpu.cuh — device-side data of a join and the kernels' host wrappers.
+ *
+ * Pipeline (all on the GPU; Menezes et al. 2022 §4.2, with the reference-
+ * cell rule of Lo et al. instead of a dedupe pass):
+ *   vertex box -> vertex records -> primitive classification and boxes ->
+ *   grid (count, scan, fill) per side -> per-cell block arrays -> cull count
+ *   -> scan -> cull write (per wave) -> float test -> double re-test.
+ */
+#ifndef EXG_JOIN_GPU_CUH
+#define EXG_JOIN_GPU_CUH
+
+#include <stdint.h>
+
+#include "gpu_runtime.cuh"
+#include "join_grid.h"
+#include "predicates_gpu.cuh"
+
+#define EXG_CULL_THREADS 256	/* threads per block = pairs per block */
+
+/* One input set on the device. */
+struct exg_gpu_side
+{
+	uint32_t	nprims;
+	uint32_t	nverts;
+	int			arity;
+	exg_dbuf<double> xyz;		/* raw input, 3 per vertex */
+	exg_dbuf<uint32_t> vidx;	/* raw input, arity per primitive */
+	exg_dbuf<exg_gvert> verts;
+	exg_dbuf<exg_gprim> prims;
+	exg_dbuf<float> boxes;		/* 6 per primitive, translated, rounded outward */
+	exg_dbuf<float> normals;	/* 6 per primitive: float enclosure (lo xyz, hi xyz)
+								 * of a triangle's (b - a) x (c - a) */
+	exg_dbuf<uint32_t> cell_start;	/* ncells + 1 */
+	exg_dbuf<uint32_t> cell_items;
+	uint64_t	nentries;
+};
+
+/* Joint box of the vertices of both sets: 6 doubles, written to box_d. */
+void		exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d,
+							   cudaStream_t s);
+
+/* Vertex records and classified primitives with float boxes; adds the sum
+ * of primitive box extents (3 doubles) to extent_d. */
+void		exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
+								 cudaStream_t s);
+
+/* Ragged array of the side's primitives per grid cell. */
+void		exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells,
+							  cudaStream_t s);
+
+/* Per-block arrays: the cell of each block and its first and last pair. */
+struct exg_gpu_blocks
+{
+	uint64_t	nblocks;
+	exg_dbuf<uint32_t> cell;
+	exg_dbuf<uint32_t> first;
+	exg_dbuf<uint32_t> last;
+	exg_dbuf<uint64_t> offset;	/* nblocks + 1: exclusive scan of candidate counts */
+	exg_dbuf<uint32_t> bits;	/* pass 1's verdicts, one bit per pair (a word per warp) */
+	uint64_t	cell_pairs;
+};
+
+void		exg_gpu_block_arrays(const exg_gpu_side &a, const exg_gpu_side &b, uint32_t ncells,
+								 exg_gpu_blocks &blocks, cudaStream_t s);
+
+/* Pass 1: candidate count per block, then their exclusive scan in blocks.offset. */
+void		exg_gpu_cull_count(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid &g,
+							   bool by_reference, exg_gpu_blocks &blocks, cudaStream_t s);
+
+/* Pass 2 for blocks [b0, b1): candidate keys at offset[b] - offset[b0] + rank. */
+void		exg_gpu_cull_write(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid &g,
+							   bool by_reference, const exg_gpu_blocks &blocks, uint64_t b0,
+							   uint64_t b1, int key_shift, uint64_t *cands, cudaStream_t s);
+
+/* Counters of a test kernel's sparse outputs (device memory). */
+struct exg_gpu_counts
+{
+	unsigned long long hits;
+	unsigned long long unknown;
+};
+
+/*
+ * Test candidate keys with the float filter (or the double filter when
+ * use_double): intersecting keys are appended to hits (while below hits_cap),
+ * undecided ones to unknown (capacity n).
+ */
+void		exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys,
+						 uint64_t n, int key_shift, bool use_double, uint64_t *hits,
+						 uint64_t hits_cap, uint64_t *unknown, exg_gpu_counts *counts,
+						 cudaStream_t s);
+
+#endif							/* EXG_JOIN_GPU_CUH */

@@ -1,0 +1,304 @@
+/*
+ * join_prepare.cu — from raw input on the device to classified primitives
+ * with outward-rounded float boxes, and the uniform grid as ragged arrays
+ * (count, exclusive scan, fill).
+ */
+#include <cub/device/device_scan.cuh>
+
+#include "join_gpu.cuh"
+
+/* Largest magnitudes for which a filter cannot overflow (see interval_gpu.cuh):
+ * orient3d of translated float coordinates below 2^40 stays below 2^127. */
+#define FLOAT_SAFE 0x1p40
+#define DOUBLE_SAFE 0x1p300
+
+__device__ static void
+atomic_min_double(double *addr, double v)
+{
+	unsigned long long *a = reinterpret_cast<unsigned long long *>(addr);
+	unsigned long long old = *a;
+
+	while (v < __longlong_as_double(old))
+	{
+		unsigned long long seen = atomicCAS(a, old, __double_as_longlong(v));
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+__device__ static void
+atomic_max_double(double *addr, double v)
+{
+	unsigned long long *a = reinterpret_cast<unsigned long long *>(addr);
+	unsigned long long old = *a;
+
+	while (v > __longlong_as_double(old))
+	{
+		unsigned long long seen = atomicCAS(a, old, __double_as_longlong(v));
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+__global__ static void
+k_box_init(double *box)
+{
+	if (threadIdx.x < 3)
+	{
+		box[threadIdx.x] = INFINITY;
+		box[3 + threadIdx.x] = -INFINITY;
+	}
+}
+
+__global__ static void
+k_vertex_box(const double *xyz, uint32_t n, double *box)
+{
+	double		lo[3] = {INFINITY, INFINITY, INFINITY},
+				hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+		for (int k = 0; k < 3; k++)
+		{
+			lo[k] = fmin(lo[k], xyz[3 * i + k]);
+			hi[k] = fmax(hi[k], xyz[3 * i + k]);
+		}
+	for (int k = 0; k < 3; k++)
+		for (int off = 16; off > 0; off /= 2)
+		{
+			lo[k] = fmin(lo[k], __shfl_down_sync(0xffffffffu, lo[k], off));
+			hi[k] = fmax(hi[k], __shfl_down_sync(0xffffffffu, hi[k], off));
+		}
+	if ((threadIdx.x & 31) == 0)
+		for (int k = 0; k < 3; k++)
+		{
+			atomic_min_double(&box[k], lo[k]);
+			atomic_max_double(&box[3 + k], hi[k]);
+		}
+}
+
+void
+exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d, cudaStream_t s)
+{
+	k_box_init<<<1, 32, 0, s>>>(box_d);
+	if (a.nverts)
+		k_vertex_box<<<(a.nverts + 255) / 256 < 1024 ? (a.nverts + 255) / 256 : 1024, 256, 0, s>>>(a.xyz.p, a.nverts, box_d);
+	if (b.nverts)
+		k_vertex_box<<<(b.nverts + 255) / 256 < 1024 ? (b.nverts + 255) / 256 : 1024, 256, 0, s>>>(b.xyz.p, b.nverts, box_d);
+	EXG_CUDA(cudaGetLastError());
+}
+
+struct origin3
+{
+	double		o[3];
+};
+
+__global__ static void
+k_prepare_verts(const double *xyz, uint32_t n, origin3 org, exg_gvert *out)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i >= n)
+		return;
+	exg_gvert	v;
+
+	for (int k = 0; k < 3; k++)
+	{
+		double		c = xyz[3 * i + k];
+
+		v.c[k] = c;
+		/* Enclose c - origin in double, then round that enclosure outward to float. */
+		v.lo[k] = __double2float_rd(__dsub_rd(c, org.o[k]));
+		v.hi[k] = __double2float_ru(__dsub_ru(c, org.o[k]));
+	}
+	out[i] = v;
+}
+
+__global__ static void
+k_classify(const exg_gvert *verts, const uint32_t *vidx, uint32_t n, int arity, origin3 org,
+		   exg_gprim *prims, float *boxes, float *normals, double *extent_sum)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+	double		ext[3] = {0, 0, 0};
+
+	if (i < n)
+	{
+		const uint32_t *vi = &vidx[(size_t) i * arity];
+		exg_gprim	P;
+		gpud_simplex sx;
+		int			r;
+		bool		float_ok = true,
+					double_ok = true;
+
+		if (arity == 3)
+			r = gpud_classify_triangle(&verts[vi[0]], &verts[vi[1]], &verts[vi[2]], 3, &sx);
+		else
+		{
+			gpud_classify_segment(&verts[vi[0]], &verts[vi[arity - 1]], 3, &sx);
+			r = 0;
+		}
+		P.flags = 0;
+		if (r == EXG_RESULT_UNKNOWN)
+		{
+			/* Left to the CPU's exact classification: keep the raw vertices. */
+			P.flags |= EXG_GPRIM_UNCLASSIFIED;
+			P.kind = EXG_SIMPLEX_TRIANGLE;
+			P.k = 0;
+			P.s = 0;
+			for (int t = 0; t < 3; t++)
+				P.v[t] = vi[t];
+		}
+		else
+		{
+			P.kind = (int8_t) sx.kind;
+			P.k = (int8_t) (sx.kind == EXG_SIMPLEX_TRIANGLE ? sx.k : 0);
+			P.s = (int8_t) sx.s;
+			for (int t = 0; t < 3; t++)
+				P.v[t] = (uint32_t) (sx.v[t] - verts);
+		}
+
+		double		lo[3],
+					hi[3];
+
+		for (int k = 0; k < 3; k++)
+		{
+			lo[k] = hi[k] = verts[vi[0]].c[k];
+			for (int t = 1; t < arity; t++)
+			{
+				lo[k] = fmin(lo[k], verts[vi[t]].c[k]);
+				hi[k] = fmax(hi[k], verts[vi[t]].c[k]);
+			}
+			float_ok &= fabs(lo[k] - org.o[k]) <= FLOAT_SAFE && fabs(hi[k] - org.o[k]) <= FLOAT_SAFE;
+			double_ok &= fabs(lo[k]) <= DOUBLE_SAFE && fabs(hi[k]) <= DOUBLE_SAFE;
+			/* The box in translated coordinates, rounded outward to float. */
+			boxes[6 * (size_t) i + k] = __double2float_rd(__dsub_rd(lo[k], org.o[k]));
+			boxes[6 * (size_t) i + 3 + k] = __double2float_ru(__dsub_ru(hi[k], org.o[k]));
+			ext[k] = hi[k] - lo[k];
+		}
+		P.flags |= (float_ok ? EXG_GPRIM_FLOAT_OK : 0) | (double_ok ? EXG_GPRIM_DOUBLE_OK : 0);
+		prims[i] = P;
+
+		/* The triangle's normal, kept for the plane prefilter of the float test. */
+		if (arity == 3 && float_ok && P.kind == EXG_SIMPLEX_TRIANGLE &&
+			!(P.flags & EXG_GPRIM_UNCLASSIFIED))
+		{
+			const exg_gvert *a = &verts[P.v[0]],
+					   *b = &verts[P.v[1]],
+					   *c = &verts[P.v[2]];
+			exg_fint	A[3] = {EXG_GV_FINT(a, 0), EXG_GV_FINT(a, 1), EXG_GV_FINT(a, 2)};
+			exg_fint	B[3] = {EXG_GV_FINT(b, 0), EXG_GV_FINT(b, 1), EXG_GV_FINT(b, 2)};
+			exg_fint	C[3] = {EXG_GV_FINT(c, 0), EXG_GV_FINT(c, 1), EXG_GV_FINT(c, 2)};
+			exg_fint	nrm[3];
+
+			EXG_CROSS_FORMULA(exg_fint, fi_sub, fi_mul, fi_sub, A, B, C, nrm[0], nrm[1], nrm[2]);
+			for (int k = 0; k < 3; k++)
+			{
+				normals[6 * (size_t) i + k] = nrm[k].lo;
+				normals[6 * (size_t) i + 3 + k] = nrm[k].hi;
+			}
+		}
+	}
+	for (int k = 0; k < 3; k++)
+	{
+		for (int off = 16; off > 0; off /= 2)
+			ext[k] += __shfl_down_sync(0xffffffffu, ext[k], off);
+		if ((threadIdx.x & 31) == 0 && ext[k] != 0)
+			atomicAdd(&extent_sum[k], ext[k]);
+	}
+}
+
+void
+exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d, cudaStream_t s)
+{
+	origin3		org = {{origin[0], origin[1], origin[2]}};
+
+	side.verts.alloc(side.nverts);
+	side.prims.alloc(side.nprims);
+	side.boxes.alloc((size_t) 6 * side.nprims);
+	side.normals.alloc((size_t) 6 * side.nprims);
+	if (side.nverts)
+		k_prepare_verts<<<(side.nverts + 255) / 256, 256, 0, s>>>(side.xyz.p, side.nverts, org, side.verts.p);
+	if (side.nprims)
+		k_classify<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.verts.p, side.vidx.p, side.nprims,
+															 side.arity, org, side.prims.p,
+															 side.boxes.p, side.normals.p, extent_d);
+	EXG_CUDA(cudaGetLastError());
+}
+
+/* ---- grid: count, scan, fill ---- */
+
+__device__ __forceinline__ void
+cell_range(const exg_grid &g, const float *box, int32_t *lo, int32_t *hi)
+{
+	for (int k = 0; k < 3; k++)
+	{
+		lo[k] = exg_grid_axis(&g, k, (double) box[k]);
+		hi[k] = exg_grid_axis(&g, k, (double) box[3 + k]);
+	}
+}
+
+__global__ static void
+k_cell_count(const float *boxes, uint32_t n, exg_grid g, uint32_t *counts)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+	int32_t		lo[3],
+				hi[3];
+
+	if (i >= n)
+		return;
+	cell_range(g, &boxes[6 * (size_t) i], lo, hi);
+	for (int32_t z = lo[2]; z <= hi[2]; z++)
+		for (int32_t y = lo[1]; y <= hi[1]; y++)
+			for (int32_t x = lo[0]; x <= hi[0]; x++)
+				atomicAdd(&counts[exg_grid_cell_id(&g, x, y, z)], 1u);
+}
+
+__global__ static void
+k_cell_fill(const float *boxes, uint32_t n, exg_grid g, uint32_t *cursor, uint32_t *items)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+	int32_t		lo[3],
+				hi[3];
+
+	if (i >= n)
+		return;
+	cell_range(g, &boxes[6 * (size_t) i], lo, hi);
+	for (int32_t z = lo[2]; z <= hi[2]; z++)
+		for (int32_t y = lo[1]; y <= hi[1]; y++)
+			for (int32_t x = lo[0]; x <= hi[0]; x++)
+				items[atomicAdd(&cursor[exg_grid_cell_id(&g, x, y, z)], 1u)] = i;
+}
+
+void
+exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells, cudaStream_t s)
+{
+	exg_dbuf<uint32_t> counts(ncells + 1);
+	exg_dbuf<uint8_t> tmp;
+	size_t		tmp_bytes = 0;
+	uint32_t	total = 0;
+
+	side.cell_start.alloc(ncells + 1);
+	EXG_CUDA(cudaMemsetAsync(counts.p, 0, sizeof(uint32_t) * (ncells + 1), s));
+	if (side.nprims)
+		k_cell_count<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.p, side.cell_start.p,
+										   ncells + 1, s));
+	tmp.alloc(tmp_bytes);
+	EXG_CUDA(cub::DeviceScan::ExclusiveSum(tmp.p, tmp_bytes, counts.p, side.cell_start.p,
+										   ncells + 1, s));
+	EXG_CUDA(cudaMemcpyAsync(&total, side.cell_start.p + ncells, sizeof(uint32_t),
+							 cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	side.nentries = total;
+	side.cell_items.alloc(total);
+	/* counts becomes the fill cursor, starting at each cell's start */
+	EXG_CUDA(cudaMemcpyAsync(counts.p, side.cell_start.p, sizeof(uint32_t) * ncells,
+							 cudaMemcpyDeviceToDevice, s));
+	if (side.nprims)
+		k_cell_fill<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
+															  side.cell_items.p);
+	EXG_CUDA(cudaGetLastError());
+}

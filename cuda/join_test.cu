@@ -1,0 +1,223 @@
+/*
+ * join_test.cu — the interval tests of candidate pairs: one thread per
+ * candidate, the shared closed-set logic with float (or double) interval
+ * signs, sparse outputs appended with one atomic per warp.
+ */
+#include "join_gpu.cuh"
+
+#ifndef EXG_TEST_MIN_BLOCKS
+#define EXG_TEST_MIN_BLOCKS 1
+#endif
+
+struct test_side
+{
+	const exg_gvert *verts;
+	const exg_gprim *prims;
+	const float *normals;
+};
+
+/*
+ * Sign of orient3d(T0, T1, T2, p) from T's stored normal: the same
+ * cross-then-dot formula with the cross product evaluated once per triangle.
+ */
+__device__ __forceinline__ int
+plane_side(const float *nrm, const exg_gvert *a, const exg_gvert *p)
+{
+	exg_fint	N[3] = {{nrm[0], nrm[3]}, {nrm[1], nrm[4]}, {nrm[2], nrm[5]}};
+	exg_fint	A[3] = {EXG_GV_FINT(a, 0), EXG_GV_FINT(a, 1), EXG_GV_FINT(a, 2)};
+	exg_fint	P[3] = {EXG_GV_FINT(p, 0), EXG_GV_FINT(p, 1), EXG_GV_FINT(p, 2)};
+	exg_fint	d;
+
+	EXG_PLANE_SIDE_FORMULA(exg_fint, fi_sub, fi_mul, fi_add, N[0], N[1], N[2], A, P, d);
+	return fi_sign(d);
+}
+
+/* Are the n vertices of P strictly on one side of triangle T's plane? */
+__device__ __forceinline__ bool
+strictly_one_side(const test_side &ts, const exg_gprim &T, size_t ti, const test_side &ps,
+				  const exg_gprim &P, int n)
+{
+	const float *nrm = &ts.normals[6 * ti];
+	const exg_gvert *a = &ts.verts[T.v[0]];
+	int			s0 = plane_side(nrm, a, &ps.verts[P.v[0]]);
+
+	if (s0 != 1 && s0 != -1)
+		return false;
+	for (int e = 1; e < n; e++)
+		if (plane_side(nrm, a, &ps.verts[P.v[e]]) != s0)
+			return false;
+	return true;
+}
+
+template <typename S>
+__device__ __forceinline__ void
+load_simplex(const test_side &side, const exg_gprim &P, S *sx)
+{
+	sx->kind = P.kind;
+	sx->k = P.k;
+	sx->s = P.s;
+	sx->v[0] = &side.verts[P.v[0]];
+	sx->v[1] = &side.verts[P.v[1]];
+	sx->v[2] = &side.verts[P.v[2]];
+}
+
+/* Append key to out at a slot reserved for the whole warp at once. */
+__device__ __forceinline__ void
+warp_append(bool want, uint64_t key, uint64_t *out, uint64_t cap, unsigned long long *counter)
+{
+	unsigned	mask = __ballot_sync(0xffffffffu, want);
+
+	if (mask == 0)
+		return;
+	int			lane = threadIdx.x & 31;
+	unsigned long long base = 0;
+
+	if (lane == __ffs(mask) - 1)
+		base = atomicAdd(counter, (unsigned long long) __popc(mask));
+	base = __shfl_sync(0xffffffffu, base, __ffs(mask) - 1);
+	if (want)
+	{
+		unsigned long long pos = base + __popc(mask & ((1u << lane) - 1));
+
+		if (pos < cap)
+			out[pos] = key;
+	}
+}
+
+/*
+ * Plane prefilter: a candidate whose one primitive lies strictly on one side
+ * of the other's plane (decided by float intervals on the stored normal) is
+ * disjoint; the others survive to the full test. A small kernel, so it runs
+ * at full occupancy over every candidate.
+ */
+__global__ static void
+__launch_bounds__(256, 4)
+k_prefilter(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift,
+			uint64_t *survivors, unsigned long long *nsurvivors)
+{
+	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
+	bool		keep = false;
+	uint64_t	key = 0;
+
+	if (i < n)
+	{
+		key = keys[i];
+		size_t		ia = key >> key_shift,
+					ib = key & ((1ull << key_shift) - 1);
+		const exg_gprim PA = A.prims[ia];
+		const exg_gprim PB = B.prims[ib];
+
+		keep = true;
+		if ((PA.flags & PB.flags & EXG_GPRIM_FLOAT_OK) &&
+			!((PA.flags | PB.flags) & EXG_GPRIM_UNCLASSIFIED) &&
+			((PA.kind == EXG_SIMPLEX_TRIANGLE && strictly_one_side(A, PA, ia, B, PB, PB.kind + 1)) ||
+			 (PB.kind == EXG_SIMPLEX_TRIANGLE && strictly_one_side(B, PB, ib, A, PA, PA.kind + 1))))
+			keep = false;
+	}
+	warp_append(keep, key, survivors, n, nsurvivors);
+}
+
+/*
+ * The full case analysis, for the candidates the prefilter kept. Two
+ * triangles take their plane signs from the stored normals (the same
+ * cross-then-dot formula), the rest go through the generic dispatch.
+ */
+__device__ __forceinline__ static int
+full_float(const test_side &A, exg_gprim PA, size_t ia, const test_side &B, exg_gprim PB,
+		   size_t ib)
+{
+	gpuf_simplex sa,
+				sb;
+
+	load_simplex(A, PA, &sa);
+	load_simplex(B, PB, &sb);
+	if (PA.kind == EXG_SIMPLEX_TRIANGLE && PB.kind == EXG_SIMPLEX_TRIANGLE)
+	{
+		int			su[3],
+					st[3];
+
+		for (int e = 0; e < 3; e++)
+		{
+			su[e] = plane_side(&A.normals[6 * ia], sa.v[0], sb.v[e]);
+			st[e] = plane_side(&B.normals[6 * ib], sb.v[0], sa.v[e]);
+		}
+		return gpuf_triangle_triangle_3d_signs(sa.v, sa.k, sa.s, sb.v, sb.k, sb.s, su, st);
+	}
+	return gpuf_simplex_simplex_3d(&sa, &sb);
+}
+
+__device__ __forceinline__ static int
+full_double(const test_side &A, exg_gprim PA, const test_side &B, exg_gprim PB)
+{
+	gpud_simplex sa,
+				sb;
+
+	load_simplex(A, PA, &sa);
+	load_simplex(B, PB, &sb);
+	return gpud_simplex_simplex_3d(&sa, &sb);
+}
+
+__global__ static void
+__launch_bounds__(256, EXG_TEST_MIN_BLOCKS)
+k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift,
+	   bool use_double, uint64_t *hits, uint64_t hits_cap, uint64_t *unknown,
+	   exg_gpu_counts *counts)
+{
+	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
+	int			r = EXG_RESULT_DISJOINT;
+	uint64_t	key = 0;
+
+	if (i < n)
+	{
+		key = keys[i];
+		size_t		ia = key >> key_shift,
+					ib = key & ((1ull << key_shift) - 1);
+		const exg_gprim PA = A.prims[ia];
+		const exg_gprim PB = B.prims[ib];
+		uint8_t		both = PA.flags & PB.flags;
+
+		r = EXG_RESULT_UNKNOWN;
+		if ((PA.flags | PB.flags) & EXG_GPRIM_UNCLASSIFIED)
+			;					/* degeneracy undecided: the CPU classifies exactly */
+		else if (!use_double && (both & EXG_GPRIM_FLOAT_OK))
+			r = full_float(A, PA, ia, B, PB, ib);
+		else if (use_double && (both & EXG_GPRIM_DOUBLE_OK))
+			r = full_double(A, PA, B, PB);
+	}
+	warp_append(r == EXG_RESULT_INTERSECTS, key, hits, hits_cap, &counts->hits);
+	warp_append(r == EXG_RESULT_UNKNOWN, key, unknown, n, &counts->unknown);
+}
+
+void
+exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys, uint64_t n,
+			 int key_shift, bool use_double, uint64_t *hits, uint64_t hits_cap,
+			 uint64_t *unknown, exg_gpu_counts *counts, cudaStream_t s)
+{
+	test_side	A = {a.verts.p, a.prims.p, a.normals.p},
+				B = {b.verts.p, b.prims.p, b.normals.p};
+
+	if (n == 0)
+		return;
+	if (!use_double)
+	{
+		/* prefilter, then the full test on the survivors only */
+		exg_dbuf<uint64_t> survivors(n);
+		exg_dbuf<unsigned long long> nsurv(1);
+		unsigned long long m = 0;
+
+		EXG_CUDA(cudaMemsetAsync(nsurv.p, 0, sizeof(m), s));
+		k_prefilter<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift,
+																 survivors.p, nsurv.p);
+		EXG_CUDA(cudaMemcpyAsync(&m, nsurv.p, sizeof(m), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		if (m)
+			k_test<<<(unsigned) ((m + 255) / 256), 256, 0, s>>>(A, B, survivors.p, m, key_shift,
+																false, hits, hits_cap, unknown,
+																counts);
+		EXG_CUDA(cudaGetLastError());
+		return;
+	}
+	k_test<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift, use_double,
+														 hits, hits_cap, unknown, counts);
+	EXG_CUDA(cudaGetLastError());
+}

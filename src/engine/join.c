@@ -1,0 +1,283 @@
+/*
+ * join.c — the join's entry point: validation, choice of back-end, and the
+ * CPU pieces both back-ends share (exact classification, exact pair test,
+ * the GMP worker pool, final ordering).
+ */
+#include "join_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cancel.h"
+#include "gpu.h"
+#include "parallel.h"
+#include "predicates_cpu.h"
+#include "stats.h"
+
+void
+exg_join_options_default(exg_join_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->device = EXG_DEVICE_AUTO;
+	opt->filter = EXG_FILTER_FLOAT;
+	opt->dedupe = EXG_DEDUPE_REFERENCE_CELL;
+}
+
+exg_status
+exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err)
+{
+	uint64_t	i,
+				n;
+
+	if (S->arity < 1 || S->arity > 3)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "%s: primitives must have 1 to 3 vertices", name);
+	if (S->nprims > 0 && (S->xyz == NULL || S->vidx == NULL))
+		return exg_fail(err, EXG_ERR_ARGUMENT, "%s: missing arrays", name);
+	n = (uint64_t) S->nprims * (uint64_t) S->arity;
+	for (i = 0; i < n; i++)
+		if (S->vidx[i] >= S->nverts)
+			return exg_fail(err, EXG_ERR_ARGUMENT, "%s: vertex index %u out of range", name,
+							S->vidx[i]);
+	return EXG_OK;
+}
+
+void
+exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out, double *box)
+{
+	const uint32_t *vi = &S->vidx[(size_t) i * S->arity];
+	const double *x = S->xyz;
+	exg_cpu_simplex sx = {0};
+	int			t,
+				k;
+
+	if (S->arity == 3)
+		exg_cpu_classify_triangle(&x[3 * vi[0]], &x[3 * vi[1]], &x[3 * vi[2]], 3, &sx);
+	else
+		exg_cpu_classify_segment(&x[3 * vi[0]], &x[3 * vi[S->arity - 1]], 3, &sx);
+	out->kind = (int8_t) sx.kind;
+	out->k = (int8_t) (sx.kind == EXG_SIMPLEX_TRIANGLE ? sx.k : 0);
+	out->s = (int8_t) sx.s;
+	out->naxes = 3;
+	for (t = 0; t < 3; t++)
+		out->v[t] = (uint32_t) ((sx.v[t] - x) / 3);
+	for (k = 0; k < 3; k++)
+	{
+		box[k] = box[3 + k] = x[3 * vi[0] + k];
+		for (t = 1; t < S->arity; t++)
+		{
+			double		c = x[3 * vi[t] + k];
+
+			box[k] = c < box[k] ? c : box[k];
+			box[3 + k] = c > box[3 + k] ? c : box[3 + k];
+		}
+	}
+}
+
+static inline void
+simplex_from(const exg_prim_set *S, const exg_prim *p, exg_cpu_simplex *sx)
+{
+	sx->kind = p->kind;
+	sx->k = p->k;
+	sx->s = p->s;
+	sx->v[0] = &S->xyz[3 * p->v[0]];
+	sx->v[1] = &S->xyz[3 * p->v[1]];
+	sx->v[2] = &S->xyz[3 * p->v[2]];
+}
+
+bool
+exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_set *B,
+					const exg_prim *pb)
+{
+	exg_cpu_simplex sa,
+				sb;
+
+	simplex_from(A, pa, &sa);
+	simplex_from(B, pb, &sb);
+	return exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
+}
+
+static int
+pair_cmp(const void *x, const void *y)
+{
+	const exg_pair *p = x,
+			   *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return (p->b > q->b) - (p->b < q->b);
+}
+
+size_t
+exg_pairs_sort_unique(exg_pair *pairs, size_t n)
+{
+	size_t		i,
+				m = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(pairs, n, sizeof(exg_pair), pair_cmp);
+	for (i = 0; i < n; i++)
+		if (m == 0 || pairs[i].a != pairs[m - 1].a || pairs[i].b != pairs[m - 1].b)
+			pairs[m++] = pairs[i];
+	return m;
+}
+
+exg_status
+exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *cands,
+					 size_t n, int threads, exg_pair *hits_out, size_t *nhits,
+					 exg_error *err)
+{
+	char	   *hit = calloc(n ? n : 1, 1);
+	int			canceled = 0;
+	size_t		i,
+				m = 0;
+
+	if (hit == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for exact re-evaluation");
+
+#pragma omp parallel num_threads(exg_threads(threads))
+	{
+		exg_round_state saved = exg_round_up_enter();
+		long		t;
+
+#pragma omp for schedule(dynamic, 64)
+		for (t = 0; t < (long) n; t++)
+		{
+			exg_prim	pa,
+						pb;
+			double		box[6];
+
+			if (exg_flag_get(&canceled))
+				continue;
+			if ((t & 1023) == 0 && exg_cancel_requested())
+				exg_flag_set(&canceled);
+			exg_join_classify(A, cands[t].a, &pa, box);
+			exg_join_classify(B, cands[t].b, &pb, box);
+			hit[t] = exg_join_pair_meets(A, &pa, B, &pb);
+		}
+		exg_round_restore(saved);
+	}
+	if (canceled)
+	{
+		free(hit);
+		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+	}
+	for (i = 0; i < n; i++)
+		if (hit[i])
+			hits_out[m++] = cands[i];
+	*nhits = m;
+	free(hit);
+	return EXG_OK;
+}
+
+void
+exg_join_pairs_free(exg_pair *pairs)
+{
+	if (pairs != NULL && !exg_gpu_pairs_return(pairs))
+		free(pairs);
+}
+
+exg_status
+exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt_in,
+		 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+{
+	exg_join_options opt;
+	exg_join_stats local;
+	exg_status	st;
+	exg_error	gpu_err = {0};
+	uint64_t	t0 = exg_now_ns();
+
+	if (opt_in)
+		opt = *opt_in;
+	else
+		exg_join_options_default(&opt);
+	if (stats == NULL)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	*pairs_out = NULL;
+	*npairs_out = 0;
+	if ((st = exg_prim_set_check(A, "left input", err)) != EXG_OK ||
+		(st = exg_prim_set_check(B, "right input", err)) != EXG_OK)
+		return st;
+
+	if (opt.device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	{
+		st = exg_gpu_join(A, B, &opt, pairs_out, npairs_out, stats, err);
+		stats->used_gpu = (st == EXG_OK);
+	}
+	else if (opt.device == EXG_DEVICE_GPU)
+		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
+						gpu_err.message);
+	else
+	{
+		st = exg_join_cpu(A, B, &opt, pairs_out, npairs_out, stats, err);
+		snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
+				 opt.worker_threads > 0 ? opt.worker_threads : exg_max_threads());
+	}
+	stats->total_ns = exg_now_ns() - t0;
+	if (st == EXG_OK)
+	{
+		exg_counters *c = exg_counters_local();
+
+		stats->hits = *npairs_out;
+		if (stats->used_gpu)
+			c->gpu_calls++;
+	}
+	return st;
+}
+
+exg_status
+exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs, size_t n,
+			   const exg_join_options *opt, uint8_t *result, exg_join_stats *stats,
+			   exg_error *err)
+{
+	exg_join_stats local;
+	exg_error	gpu_err = {0};
+	exg_status	st;
+	size_t		i;
+	int			canceled = 0;
+
+	if (stats == NULL)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if ((st = exg_prim_set_check(A, "left input", err)) != EXG_OK ||
+		(st = exg_prim_set_check(B, "right input", err)) != EXG_OK)
+		return st;
+	for (i = 0; i < n; i++)
+		if (pairs[i].a >= A->nprims || pairs[i].b >= B->nprims)
+			return exg_fail(err, EXG_ERR_ARGUMENT, "pair %zu out of range", i);
+	if (opt->device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+		return exg_gpu_test_pairs(A, B, pairs, n, opt, result, stats, err);
+	if (opt->device == EXG_DEVICE_GPU)
+		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
+						gpu_err.message);
+
+#pragma omp parallel num_threads(exg_threads(opt->worker_threads))
+	{
+		exg_round_state saved = exg_round_up_enter();
+		long		t;
+
+#pragma omp for schedule(dynamic, 256)
+		for (t = 0; t < (long) n; t++)
+		{
+			exg_prim	pa,
+						pb;
+			double		box[6];
+
+			if (exg_flag_get(&canceled))
+				continue;
+			if ((t & 4095) == 0 && exg_cancel_requested())
+				exg_flag_set(&canceled);
+			exg_join_classify(A, pairs[t].a, &pa, box);
+			exg_join_classify(B, pairs[t].b, &pb, box);
+			result[t] = exg_join_pair_meets(A, &pa, B, &pb);
+		}
+		exg_round_restore(saved);
+	}
+	if (canceled)
+		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+	stats->candidates = n;
+	snprintf(stats->device_name, sizeof(stats->device_name), "CPU");
+	return EXG_OK;
+}

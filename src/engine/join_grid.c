@@ -1,0 +1,77 @@
+/*
+ * join_grid.c — choosing the resolution of a join's uniform grid.
+ */
+#include "join_grid.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#define EXG_GRID_MAX_CELLS (1u << 25)
+
+void
+exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
+				const double *mean_extent, uint32_t target_cells)
+{
+	double		extent[3],
+				volume = 1,
+				side;
+	/* Automatic: a cell per four primitives, the optimum of the measured sweep
+	 * (bench/results): coarser cells pair too many, finer ones enter too often. */
+	double		target = target_cells ? (double) target_cells : (double) nprims / 4;
+	int			k,
+				ndims = 0;
+	double		total;
+
+	if (target < 1)
+		target = 1;
+	if (target > EXG_GRID_MAX_CELLS)
+		target = EXG_GRID_MAX_CELLS;
+	for (k = 0; k < 3; k++)
+	{
+		extent[k] = box[3 + k] - box[k];
+		if (extent[k] > 0)
+		{
+			volume *= extent[k];
+			ndims++;
+		}
+	}
+	side = ndims ? pow(volume / target, 1.0 / ndims) : 1;
+
+	total = 1;
+	for (k = 0; k < 3; k++)
+	{
+		double		s = side;
+
+		g->origin[k] = box[k];
+		/* Cells much smaller than the primitives only multiply entries. */
+		if (target_cells == 0 && mean_extent != NULL && s < mean_extent[k])
+			s = mean_extent[k];
+		if (extent[k] > 0 && s > 0)
+		{
+			double		d = ceil(extent[k] / s);
+
+			g->dims[k] = (int32_t) (d < 1 ? 1 : (d > EXG_GRID_MAX_AXIS ? EXG_GRID_MAX_AXIS : d));
+			g->inv_cell[k] = g->dims[k] / extent[k];
+		}
+		else
+		{
+			g->dims[k] = 1;
+			g->inv_cell[k] = 0;
+		}
+		total *= g->dims[k];
+	}
+	/* Keep the per-cell arrays bounded whatever the shape of the box. */
+	while (total > EXG_GRID_MAX_CELLS)
+	{
+		total = 1;
+		for (k = 0; k < 3; k++)
+		{
+			if (g->dims[k] > 1)
+			{
+				g->dims[k] = (g->dims[k] + 1) / 2;
+				g->inv_cell[k] = g->dims[k] / extent[k];
+			}
+			total *= g->dims[k];
+		}
+	}
+}

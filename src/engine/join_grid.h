@@ -1,0 +1,70 @@
+/*
+ * join_grid.h — the uniform grid of a join, shared by the CPU and the GPU.
+ *
+ * A primitive is entered in every cell its box meets. The cell of a
+ * coordinate is a monotone function of it (subtraction and multiplication by
+ * a positive constant round monotonically, then a clamp), so two boxes that
+ * meet always share a cell; and the cell of the low corner of their
+ * intersection is one of those shared cells. Testing a pair only in that
+ * "reference cell" reports it exactly once without a dedupe pass (the
+ * reference-point rule of PRI-GC, Lo et al.).
+ */
+#ifndef EXG_JOIN_GRID_H
+#define EXG_JOIN_GRID_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define EXG_HD __host__ __device__ __forceinline__
+#else
+#define EXG_HD static inline
+#endif
+
+#define EXG_GRID_MAX_AXIS 16384
+
+typedef struct exg_grid
+{
+	double		origin[3];
+	double		inv_cell[3];	/* cells per unit length, > 0 */
+	int32_t		dims[3];
+} exg_grid;
+
+/* Cell coordinate of x on axis k: floor((x - origin) * inv_cell), clamped. */
+EXG_HD int32_t
+exg_grid_axis(const exg_grid *g, int k, double x)
+{
+	double		t = (x - g->origin[k]) * g->inv_cell[k];
+
+	if (!(t >= 0))
+		return 0;
+	if (t >= (double) (g->dims[k] - 1))
+		return g->dims[k] - 1;
+	return (int32_t) t;
+}
+
+EXG_HD uint32_t
+exg_grid_cell_id(const exg_grid *g, int32_t i, int32_t j, int32_t k)
+{
+	return ((uint32_t) k * (uint32_t) g->dims[1] + (uint32_t) j) * (uint32_t) g->dims[0] +
+		(uint32_t) i;
+}
+
+/* The reference cell of two meeting boxes (6 values each: lo xyz, hi xyz). */
+EXG_HD uint32_t
+exg_grid_reference_cell(const exg_grid *g, const double *a, const double *b)
+{
+	return exg_grid_cell_id(g,
+							exg_grid_axis(g, 0, a[0] > b[0] ? a[0] : b[0]),
+							exg_grid_axis(g, 1, a[1] > b[1] ? a[1] : b[1]),
+							exg_grid_axis(g, 2, a[2] > b[2] ? a[2] : b[2]));
+}
+
+/*
+ * Choose the grid over the joint box: about target_cells cells of a common
+ * size, but never cells smaller than the typical primitive (mean box extent),
+ * which would only enter each primitive in many cells.
+ */
+void		exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
+							const double *mean_extent, uint32_t target_cells);
+
+#endif							/* EXG_JOIN_GRID_H */

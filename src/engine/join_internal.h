@@ -1,0 +1,49 @@
+/*
+ * join_internal.h — pieces of the join shared by the CPU and GPU back-ends.
+ */
+#ifndef EXG_JOIN_INTERNAL_H
+#define EXG_JOIN_INTERNAL_H
+
+#include "geom_prims.h"
+#include "join.h"
+#include "join_grid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Classify primitive i of S exactly (kind, projection axis, orientation)
+ * and compute its box. Assumes upward rounding (exg_round_up_enter).
+ */
+void		exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out,
+							  double *box);
+
+/* Exact closed-set test of two classified primitives. Assumes upward rounding. */
+bool		exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa,
+								const exg_prim_set *B, const exg_prim *pb);
+
+/* Sort pairs by (a, b) and drop repeats; returns the new count. */
+size_t		exg_pairs_sort_unique(exg_pair *pairs, size_t n);
+
+/*
+ * Decide undecided candidate pairs exactly on the CPU worker pool (OpenMP
+ * threads; they never call back into the caller). Intersecting ones are
+ * written to hits_out (capacity n), their number to *nhits.
+ */
+exg_status	exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B,
+								 const exg_pair *cands, size_t n, int threads,
+								 exg_pair *hits_out, size_t *nhits, exg_error *err);
+
+/* Validate a primitive set before use. */
+exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err);
+
+exg_status	exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B,
+						 const exg_join_options *opt, exg_pair **pairs_out,
+						 size_t *npairs_out, exg_join_stats *stats, exg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_JOIN_INTERNAL_H */

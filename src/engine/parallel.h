@@ -1,0 +1,45 @@
+/*
+ * parallel.h — the CPU worker pool (OpenMP) as the engine uses it.
+ *
+ * Worker threads run engine code only: they never call back into
+ * PostgreSQL; cancellation reaches them through exg_cancel_requested(),
+ * which only reads flags.
+ */
+#ifndef EXG_PARALLEL_H
+#define EXG_PARALLEL_H
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static inline int
+exg_max_threads(void)
+{
+#ifdef _OPENMP
+	return omp_get_max_threads();
+#else
+	return 1;
+#endif
+}
+
+/* Threads a parallel region should use: the caller's choice, else all. */
+static inline int
+exg_threads(int requested)
+{
+	return requested > 0 ? requested : exg_max_threads();
+}
+
+/* A flag set by any worker and read by all: stop early. */
+static inline void
+exg_flag_set(int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+}
+
+static inline int
+exg_flag_get(const int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+
+#endif							/* EXG_PARALLEL_H */
