@@ -12,6 +12,10 @@
 
 #include "join_gpu.cuh"
 
+extern "C" {
+#include "cancel.h"
+}
+
 __global__ static void
 k_cell_blocks(const uint32_t *startA, const uint32_t *startB, uint32_t ncells,
 			  uint64_t *nblocks, unsigned long long *pairs_total)
@@ -135,21 +139,23 @@ cull_pair(const cull_args &x, uint64_t blk, uint32_t *ia, uint32_t *ib)
 }
 
 #define WARPS_PER_BLOCK (EXG_CULL_THREADS / 32)
+#define CULL_SLICE ((uint64_t) 1 << 22)	/* blocks per count launch: 10^9 pairs */
 
 /* Pass 1: the box tests; one bit per pair is kept for pass 2. */
 __global__ static void
-k_cull_count(cull_args x, uint64_t *counts, uint32_t *bits)
+k_cull_count(cull_args x, uint64_t b0, uint64_t *counts, uint32_t *bits)
 {
+	uint64_t	blk = b0 + blockIdx.x;
 	uint32_t	ia,
 				ib;
-	bool		keep = cull_pair(x, blockIdx.x, &ia, &ib);
+	bool		keep = cull_pair(x, blk, &ia, &ib);
 	unsigned	mask = __ballot_sync(0xffffffffu, keep);
 	int			n = __syncthreads_count(keep);
 
 	if ((threadIdx.x & 31) == 0)
-		bits[(uint64_t) blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32] = mask;
+		bits[blk * WARPS_PER_BLOCK + threadIdx.x / 32] = mask;
 	if (threadIdx.x == 0)
-		counts[blockIdx.x] = (uint64_t) n;
+		counts[blk] = (uint64_t) n;
 }
 
 /* Pass 2: the kept pairs, written from the bits without repeating the tests. */
@@ -215,9 +221,20 @@ exg_gpu_cull_count(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid 
 
 	blocks.bits.alloc(blocks.nblocks * WARPS_PER_BLOCK);
 	EXG_CUDA(cudaMemsetAsync(counts.p + blocks.nblocks, 0, sizeof(uint64_t), s));
-	if (blocks.nblocks)
-		k_cull_count<<<(unsigned) blocks.nblocks, EXG_CULL_THREADS, 0, s>>>(
-			make_args(a, b, g, by_reference, blocks), counts.p, blocks.bits.p);
+	/* In slices of blocks, polling for cancel in between (~20 ms each). */
+	for (uint64_t b0 = 0; b0 < blocks.nblocks; b0 += CULL_SLICE)
+	{
+		uint64_t	n = blocks.nblocks - b0 < CULL_SLICE ? blocks.nblocks - b0 : CULL_SLICE;
+
+		k_cull_count<<<(unsigned) n, EXG_CULL_THREADS, 0, s>>>(
+			make_args(a, b, g, by_reference, blocks), b0, counts.p, blocks.bits.p);
+		if (b0 + n < blocks.nblocks)
+		{
+			EXG_CUDA(cudaStreamSynchronize(s));
+			if (exg_cancel_requested())
+				throw		exg_gpu_canceled();
+		}
+	}
 	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.p, blocks.offset.p,
 										   blocks.nblocks + 1, s));
 	tmp.alloc(tmp_bytes);

@@ -26,11 +26,8 @@ extern "C" {
 }
 #include "join_gpu.cuh"
 
-struct exg_gpu_canceled
-{
-};
-
 #define EXG_LEND_MAX ((size_t) 1 << 30)
+#define EXG_WAVE_MAX ((uint64_t) 1 << 28)	/* candidates per wave: ~50 ms of tests */
 
 /* Pairs of one (sub-)join: in the lent pinned buffer, or malloc'ed. */
 struct join_result
@@ -260,6 +257,9 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		hits_cap = 1024;
 	if (wave_cap < 4 * EXG_CULL_THREADS)
 		wave_cap = 4 * EXG_CULL_THREADS;
+	/* Waves also bound how long the device runs between two cancel checks. */
+	if (wave_cap > EXG_WAVE_MAX)
+		wave_cap = EXG_WAVE_MAX;
 	if (wave_cap > total)
 		wave_cap = total ? total : 1;
 

@@ -18,6 +18,11 @@
 
 #define EXG_CULL_THREADS 256	/* threads per block = pairs per block */
 
+/* Thrown when the caller's cancel callback asks the join to stop. */
+struct exg_gpu_canceled
+{
+};
+
 /* One input set on the device. */
 struct exg_gpu_side
 {

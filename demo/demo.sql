@@ -33,7 +33,22 @@ SELECT predicates, filter_decided, exact_evaluations, round(exact_ms::numeric, 3
 FROM exactgpu_stats();
 
 \echo
-\echo '== The same join with PostGIS ST_3DIntersects (floating point)'
+\echo '== The batch join: all rows at once, on the GPU when one is usable'
+SELECT build, gpus, detail FROM exactgpu_device_info();
+\timing on
+CREATE TEMP TABLE batch_hits AS
+	SELECT left_id AS hole_id, right_id AS body_id
+	FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+\timing off
+SELECT device, left_primitives AS segments, right_primitives AS triangles, candidate_pairs,
+       gmp_pairs, row_pairs, round(join_ms::numeric, 1) AS engine_ms, round(total_ms::numeric, 1) AS total_ms
+FROM exactgpu_last_join_stats();
+SELECT (SELECT count(*) FROM (SELECT * FROM batch_hits EXCEPT SELECT * FROM exact_hits) a) +
+       (SELECT count(*) FROM (SELECT * FROM exact_hits EXCEPT SELECT * FROM batch_hits) b)
+       AS batch_vs_row_by_row_differences;
+
+\echo
+\echo '== The same join with PostGIS ST_3DIntersects (floating point; this takes a while)'
 \timing on
 CREATE TEMP TABLE postgis_hits AS
 	SELECT h.hole_id, b.body_id FROM ore_bodies b JOIN drill_holes h ON ST_3DIntersects(h.geom, b.geom);

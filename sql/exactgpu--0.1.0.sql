@@ -76,3 +76,97 @@ CREATE FUNCTION exactgpu_stats_reset()
 	RETURNS void
 	AS 'MODULE_PATHNAME', 'exactgpu_stats_reset'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- ---------------------------------------------------------------------------
+-- Batch joins: every pair of rows whose geometries intersect, decided exactly,
+-- on the GPU when one is usable (exactgpu.device), else on the CPU. Each
+-- inner query returns (id integer or bigint, geom geometry); NULL geometries
+-- are skipped, a NULL id is an error, rows sharing an id count as one object.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntersectsJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+-- A batch of (id, geometry) rows, built by the aggregate ST_ExactBatch and
+-- consumed by the join functions (limited to 1 GB like any value).
+CREATE TYPE exactgpu_batch;
+
+CREATE FUNCTION exactgpu_batch_in(cstring) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_out(exactgpu_batch) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE exactgpu_batch (
+	INPUT = exactgpu_batch_in,
+	OUTPUT = exactgpu_batch_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+CREATE FUNCTION exactgpu_batch_accum(internal, bigint, geometry) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_final(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE ST_ExactBatch(id bigint, geom geometry) (
+	SFUNC = exactgpu_batch_accum,
+	STYPE = internal,
+	FINALFUNC = exactgpu_batch_final
+);
+
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntersectsJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- The last batch join of this backend, phase by phase (NULL before the first).
+CREATE FUNCTION exactgpu_last_join_stats(
+	OUT device text,
+	OUT semantics text,
+	OUT left_rows bigint,
+	OUT right_rows bigint,
+	OUT left_primitives bigint,
+	OUT right_primitives bigint,
+	OUT grid text,
+	OUT candidate_pairs bigint,
+	OUT primitive_hits bigint,
+	OUT undecided_first_filter bigint,
+	OUT undecided_double bigint,
+	OUT gmp_pairs bigint,
+	OUT row_pairs bigint,
+	OUT read_ms float8,
+	OUT upload_ms float8,
+	OUT prepare_ms float8,
+	OUT test_ms float8,
+	OUT exact_ms float8,
+	OUT output_ms float8,
+	OUT join_ms float8,
+	OUT total_ms float8,
+	OUT waves integer,
+	OUT splits integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- The GPU this backend can use, if any (initialises CUDA on first call).
+CREATE FUNCTION exactgpu_device_info(OUT build text, OUT gpus integer, OUT detail text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_device_info'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;

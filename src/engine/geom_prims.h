@@ -21,6 +21,7 @@
 
 #include "exg_status.h"
 #include "geom_shape.h"
+#include "simplex.h"
 
 #ifdef __cplusplus
 extern "C" {

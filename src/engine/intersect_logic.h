@@ -34,21 +34,7 @@
  *  - Two non-coplanar triangles: Guigue and Devillers' test on the line of
  *    the two planes (see triangle_triangle_3d_signs).
  */
-#ifndef EXG_INTERSECT_LOGIC_COMMON
-#define EXG_INTERSECT_LOGIC_COMMON
-
-#define EXG_SIGN_UNKNOWN 2
-
-#define EXG_RESULT_DISJOINT 0
-#define EXG_RESULT_INTERSECTS 1
-#define EXG_RESULT_UNKNOWN 2
-
-/* Kinds of a possibly degenerate simplex. */
-#define EXG_SIMPLEX_POINT 0
-#define EXG_SIMPLEX_SEGMENT 1
-#define EXG_SIMPLEX_TRIANGLE 2
-
-#endif
+#include "simplex.h"
 
 #if !defined(LG_QUAL) || !defined(LG_NAME) || !defined(LG_O3) || !defined(LG_O2)
 #error "define LG_QUAL, LG_NAME, LG_O3 and LG_O2 before including intersect_logic.h"

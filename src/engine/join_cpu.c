@@ -226,6 +226,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	{
 		exg_round_state saved = exg_round_up_enter();
 		hit_buffer *mine = &bufs[omp_get_thread_num()];
+		uint64_t	since_poll = 0;
 		long		i;
 
 #pragma omp for schedule(dynamic, 16)
@@ -239,11 +240,6 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 
 			if (exg_flag_get(&canceled) || exg_flag_get(&nomem))
 				continue;
-			if ((i & 1023) == 0 && exg_cancel_requested())
-			{
-				exg_flag_set(&canceled);
-				continue;
-			}
 			range_of(&g, abox, &r);
 			for (z = r.lo[2]; z <= r.hi[2]; z++)
 				for (y = r.lo[1]; y <= r.hi[1]; y++)
@@ -258,6 +254,14 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 						{
 							uint32_t	j = items[e];
 							const double *bbox = &bb[6 * j];
+
+							/* poll by work done, not by primitive: one may meet millions */
+							if ((++since_poll & 8191) == 0 &&
+								(exg_flag_get(&canceled) || exg_cancel_requested()))
+							{
+								exg_flag_set(&canceled);
+								break;
+							}
 
 							if (!exg_boxes_meet(abox, bbox))
 								continue;

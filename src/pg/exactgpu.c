@@ -8,6 +8,7 @@
 #include "utils/guc.h"
 
 #include "cancel.h"
+#include "join_options.h"
 
 PG_MODULE_MAGIC;
 
@@ -43,6 +44,7 @@ _PG_init(void)
 							 nonplanar_options,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	exactgpu_define_join_gucs();
 	MarkGUCPrefixReserved("exactgpu");
 	exg_set_cancel_callback(exactgpu_cancel_pending);
 }

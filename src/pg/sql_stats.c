@@ -7,7 +7,9 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 
+#include "gpu.h"
 #include "stats.h"
+#include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_stats);
 PG_FUNCTION_INFO_V1(exactgpu_stats_reset);
@@ -44,4 +46,28 @@ exactgpu_stats_reset(PG_FUNCTION_ARGS)
 {
 	exg_counters_reset();
 	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(exactgpu_device_info);
+
+/* The GPU build and how many devices this backend can use (and why not). */
+Datum
+exactgpu_device_info(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {0};
+	exg_error	err = {0};
+	int			n;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("exactgpu_device_info: function returning record called in context that cannot accept type record")));
+	tupdesc = BlessTupleDesc(tupdesc);
+	n = exg_gpu_device_count(&err);
+	values[0] = CStringGetTextDatum(exg_gpu_build_info());
+	values[1] = Int32GetDatum(n);
+	values[2] = CStringGetTextDatum(n > 0 ? "ok" : err.message);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

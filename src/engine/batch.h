@@ -1,0 +1,62 @@
+/*
+ * batch.h — many geometries flattened into one primitive set for a join.
+ *
+ * Every geometry (row) becomes primitives over a shared vertex array, each
+ * tagged with its row: triangles as they are, segments and points as
+ * triangles with repeated vertices (the exact classification turns those
+ * back into segments and points). A 3D batch takes the 3D view of each
+ * geometry (polygon faces triangulated exactly); a 2D batch flattens it to
+ * z = 0 with polygons triangulated in the plane, so that the 3D join of two
+ * 2D batches is exactly the 2D intersection of the areas and lines.
+ */
+#ifndef EXG_BATCH_H
+#define EXG_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exg_status.h"
+#include "geom_prims.h"
+#include "geom_shape.h"
+#include "join.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct exg_batch
+{
+	int			naxes;			/* 3 or 2 */
+	exg_nonplanar_policy policy;
+	double	   *xyz;
+	size_t		nverts;
+	size_t		verts_cap;
+	uint32_t   *tri;			/* 3 vertex indices per primitive */
+	uint32_t   *owner;			/* row of each primitive */
+	size_t		nprims;
+	size_t		prims_cap;
+	size_t		nrows;			/* rows added, empty ones included */
+} exg_batch;
+
+void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
+void		exg_batch_free(exg_batch *b);
+
+/* Add the primitives of one geometry as row b->nrows (then b->nrows++). */
+exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
+
+/* The batch as a primitive set (arity 3), valid while b is unchanged. */
+exg_prim_set exg_batch_prims(const exg_batch *b);
+
+/*
+ * Join two batches: the row pairs (left row, right row) that intersect,
+ * each once, sorted; packed as (left << 32) | right, malloc'ed.
+ */
+exg_status	exg_batch_join(const exg_batch *L, const exg_batch *R,
+						   const exg_join_options *opt, uint64_t **rows_out,
+						   size_t *nrows_out, exg_join_stats *stats, exg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_BATCH_H */

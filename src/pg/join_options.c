@@ -1,0 +1,124 @@
+/*
+ * join_options.c — exactgpu.* settings of the joins and the last join's report.
+ */
+#include "join_options.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+
+int			exactgpu_device = EXG_DEVICE_AUTO;
+int			exactgpu_filter_precision = EXG_FILTER_FLOAT;
+int			exactgpu_grid_cells = 0;
+int			exactgpu_worker_threads = 0;
+int			exactgpu_gpu_memory_limit_mb = 0;
+bool		exactgpu_progress = false;
+
+ExactgpuJoinReport exactgpu_last_join;
+
+static const struct config_enum_entry device_options[] = {
+	{"auto", EXG_DEVICE_AUTO, false},
+	{"gpu", EXG_DEVICE_GPU, false},
+	{"cpu", EXG_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry filter_options[] = {
+	{"float", EXG_FILTER_FLOAT, false},
+	{"double", EXG_FILTER_DOUBLE, false},
+	{NULL, 0, false}
+};
+
+void
+exactgpu_define_join_gucs(void)
+{
+	DefineCustomEnumVariable("exactgpu.device",
+							 "Where batch joins run: auto (the GPU when one is usable), gpu, or cpu.",
+							 "gpu raises an error when no GPU is usable; answers never depend on this.",
+							 &exactgpu_device, EXG_DEVICE_AUTO, device_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("exactgpu.filter_precision",
+							 "First interval filter of GPU joins: float (then double) or double.",
+							 NULL, &exactgpu_filter_precision, EXG_FILTER_FLOAT, filter_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.grid_cells",
+							"Target number of uniform grid cells of a join (0 = automatic).",
+							NULL, &exactgpu_grid_cells, 0, 0, 1 << 25,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.worker_threads",
+							"CPU worker threads of a join and of its exact (GMP) stage (0 = all cores).",
+							NULL, &exactgpu_worker_threads, 0, 0, 1024,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.gpu_memory_limit",
+							"GPU memory a join may use, in MB (0 = 80% of the free memory).",
+							"Larger joins run in chunks.",
+							&exactgpu_gpu_memory_limit_mb, 0, 0, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("exactgpu.progress",
+							 "Report the phases of batch joins as NOTICEs.",
+							 NULL, &exactgpu_progress, false,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+}
+
+void
+exactgpu_join_options(exg_join_options *opt)
+{
+	exg_join_options_default(opt);
+	opt->device = (exg_device) exactgpu_device;
+	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
+	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
+	opt->worker_threads = exactgpu_worker_threads;
+	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
+}
+
+PG_FUNCTION_INFO_V1(exactgpu_last_join_stats);
+
+/* One row: the last batch join of this backend, phase by phase. */
+Datum
+exactgpu_last_join_stats(PG_FUNCTION_ARGS)
+{
+	const ExactgpuJoinReport *r = &exactgpu_last_join;
+	const exg_join_stats *s = &r->stats;
+	TupleDesc	tupdesc;
+	Datum		v[23];
+	bool		n[23] = {0};
+	int			i = 0;
+	char		grid[64];
+
+	if (!r->valid)
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("exactgpu_last_join_stats: function returning record called in context that cannot accept type record")));
+	tupdesc = BlessTupleDesc(tupdesc);
+	snprintf(grid, sizeof(grid), "%ux%ux%u", s->grid_dims[0], s->grid_dims[1], s->grid_dims[2]);
+
+	v[i++] = CStringGetTextDatum(s->device_name);
+	v[i++] = CStringGetTextDatum(r->semantics);
+	v[i++] = Int64GetDatum((int64) r->left_rows);
+	v[i++] = Int64GetDatum((int64) r->right_rows);
+	v[i++] = Int64GetDatum((int64) r->left_prims);
+	v[i++] = Int64GetDatum((int64) r->right_prims);
+	v[i++] = CStringGetTextDatum(grid);
+	v[i++] = Int64GetDatum((int64) s->candidates);
+	v[i++] = Int64GetDatum((int64) s->hits);
+	v[i++] = Int64GetDatum((int64) s->unknown_first);
+	v[i++] = Int64GetDatum((int64) s->unknown_second);
+	v[i++] = Int64GetDatum((int64) s->exact_pairs);
+	v[i++] = Int64GetDatum((int64) r->row_pairs);
+	v[i++] = Float8GetDatum(r->read_ms);
+	v[i++] = Float8GetDatum(s->phase_ns[EXG_PHASE_UPLOAD] / 1e6);
+	v[i++] = Float8GetDatum((s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6);
+	v[i++] = Float8GetDatum((s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST] +
+							 s->phase_ns[EXG_PHASE_REFINE]) / 1e6);
+	v[i++] = Float8GetDatum(s->phase_ns[EXG_PHASE_EXACT] / 1e6);
+	v[i++] = Float8GetDatum((s->phase_ns[EXG_PHASE_DEDUPE] + s->phase_ns[EXG_PHASE_DOWNLOAD] +
+							 s->phase_ns[EXG_PHASE_MERGE]) / 1e6);
+	v[i++] = Float8GetDatum(r->join_ms);
+	v[i++] = Float8GetDatum(r->total_ms);
+	v[i++] = Int32GetDatum((int32) s->waves);
+	v[i++] = Int32GetDatum((int32) s->splits);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, n)));
+}

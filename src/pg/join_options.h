@@ -1,0 +1,40 @@
+/*
+ * join_options.h — the GUCs of the joins, and the stats of the last join.
+ */
+#ifndef EXACTGPU_JOIN_OPTIONS_H
+#define EXACTGPU_JOIN_OPTIONS_H
+
+#include "exactgpu.h"
+#include "join.h"
+
+extern int	exactgpu_device;
+extern int	exactgpu_filter_precision;
+extern int	exactgpu_grid_cells;
+extern int	exactgpu_worker_threads;
+extern int	exactgpu_gpu_memory_limit_mb;
+extern bool exactgpu_progress;
+
+void		exactgpu_define_join_gucs(void);
+
+/* Engine options from the GUCs. */
+void		exactgpu_join_options(exg_join_options *opt);
+
+/* What exactgpu_last_join_stats() reports. */
+typedef struct ExactgpuJoinReport
+{
+	bool		valid;
+	exg_join_stats stats;
+	uint64		left_rows;
+	uint64		right_rows;
+	uint64		left_prims;
+	uint64		right_prims;
+	uint64		row_pairs;
+	double		read_ms;		/* reading and flattening both inputs */
+	double		join_ms;		/* the engine join */
+	double		total_ms;
+	char		semantics[16];	/* "3D" or "2D" */
+} ExactgpuJoinReport;
+
+extern ExactgpuJoinReport exactgpu_last_join;
+
+#endif							/* EXACTGPU_JOIN_OPTIONS_H */
