@@ -226,3 +226,27 @@ exg_gpu_pairs_return(void *p)
 {
 	return exg_pinned_return(p);
 }
+
+extern "C" void
+exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
+{
+	cudaMemPool_t pool;
+	uint64_t	used = 0,
+				res = 0;
+	size_t		f = 0,
+				t = 0;
+
+	*in_use = *reserved = *free_bytes = 0;
+	if (the_context == nullptr)
+		return;
+	if (cudaDeviceGetDefaultMemPool(&pool, the_context->device) == cudaSuccess)
+	{
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res);
+	}
+	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
+		(void) cudaGetLastError();
+	*in_use = used;
+	*reserved = res;
+	*free_bytes = f;
+}

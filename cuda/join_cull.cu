@@ -20,6 +20,7 @@ __global__ static void
 k_cell_blocks(const uint32_t *startA, const uint32_t *startB, uint32_t ncells,
 			  uint64_t *nblocks, unsigned long long *pairs_total)
 {
+	/* pairs_total[1] keeps the largest cell: pair indices within a cell are 32-bit */
 	uint32_t	c = blockIdx.x * blockDim.x + threadIdx.x;
 	unsigned long long pairs = 0;
 
@@ -27,6 +28,7 @@ k_cell_blocks(const uint32_t *startA, const uint32_t *startB, uint32_t ncells,
 	{
 		pairs = (unsigned long long) (startA[c + 1] - startA[c]) * (startB[c + 1] - startB[c]);
 		nblocks[c] = (pairs + EXG_CULL_THREADS - 1) / EXG_CULL_THREADS;
+		atomicMax(&pairs_total[1], pairs);
 	}
 	for (int off = 16; off > 0; off /= 2)
 		pairs += __shfl_down_sync(0xffffffffu, pairs, off);
@@ -60,30 +62,31 @@ exg_gpu_block_arrays(const exg_gpu_side &a, const exg_gpu_side &b, uint32_t ncel
 {
 	exg_dbuf<uint64_t> per_cell(ncells + 1);
 	exg_dbuf<uint64_t> start(ncells + 1);
-	exg_dbuf<unsigned long long> pairs_d(1);
+	exg_dbuf<unsigned long long> pairs_d(2);
 	exg_dbuf<uint8_t> tmp;
 	size_t		tmp_bytes = 0;
 	uint64_t	nblocks = 0;
-	unsigned long long pairs = 0;
+	unsigned long long pairs[2] = {0, 0};
 
 	EXG_CUDA(cudaMemsetAsync(per_cell.p, 0, sizeof(uint64_t) * (ncells + 1), s));
-	EXG_CUDA(cudaMemsetAsync(pairs_d.p, 0, sizeof(unsigned long long), s));
+	EXG_CUDA(cudaMemsetAsync(pairs_d.p, 0, 2 * sizeof(unsigned long long), s));
 	k_cell_blocks<<<(ncells + 255) / 256, 256, 0, s>>>(a.cell_start.p, b.cell_start.p, ncells,
 														per_cell.p, pairs_d.p);
 	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, per_cell.p, start.p, ncells + 1, s));
 	tmp.alloc(tmp_bytes);
 	EXG_CUDA(cub::DeviceScan::ExclusiveSum(tmp.p, tmp_bytes, per_cell.p, start.p, ncells + 1, s));
 	EXG_CUDA(cudaMemcpyAsync(&nblocks, start.p + ncells, sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
-	EXG_CUDA(cudaMemcpyAsync(&pairs, pairs_d.p, sizeof(pairs), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaMemcpyAsync(pairs, pairs_d.p, sizeof(pairs), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
-	if (nblocks > 0x7fffffffu)
+	if (pairs[1] > 0xffffffffull - EXG_CULL_THREADS)
 	{
-		exg_gpu_error e = {EXG_ERR_TOO_LARGE, "too many cell pairs for one launch"};
+		exg_gpu_error e = {EXG_ERR_TOO_LARGE,
+		"a grid cell holds more than 2^32 pairs: raise exactgpu.grid_cells"};
 
 		throw		e;
 	}
 	blocks.nblocks = nblocks;
-	blocks.cell_pairs = pairs;
+	blocks.cell_pairs = pairs[0];
 	blocks.cell.alloc(nblocks);
 	blocks.first.alloc(nblocks);
 	blocks.last.alloc(nblocks);
@@ -160,11 +163,11 @@ k_cull_count(cull_args x, uint64_t b0, uint64_t *counts, uint32_t *bits)
 
 /* Pass 2: the kept pairs, written from the bits without repeating the tests. */
 __global__ static void
-k_cull_write(cull_args x, uint64_t b0, const uint64_t *offset, const uint32_t *bits,
-			 int key_shift, uint64_t *keys)
+k_cull_write(cull_args x, uint64_t first_block, uint64_t b0, const uint64_t *offset,
+			 const uint32_t *bits, int key_shift, uint64_t *keys)
 {
 	__shared__ int warp_base[WARPS_PER_BLOCK];
-	uint64_t	blk = b0 + blockIdx.x;
+	uint64_t	blk = first_block + blockIdx.x;
 	int			warp = threadIdx.x / 32,
 				lane = threadIdx.x & 31;
 	unsigned	mask = bits[blk * WARPS_PER_BLOCK + warp];
@@ -248,9 +251,14 @@ exg_gpu_cull_write(const exg_gpu_side &a, const exg_gpu_side &b, const exg_grid 
 				   bool by_reference, const exg_gpu_blocks &blocks, uint64_t b0, uint64_t b1,
 				   int key_shift, uint64_t *cands, cudaStream_t s)
 {
-	if (b1 > b0)
-		k_cull_write<<<(unsigned) (b1 - b0), EXG_CULL_THREADS, 0, s>>>(
-			make_args(a, b, g, by_reference, blocks), b0, blocks.offset.p, blocks.bits.p,
+	/* launches of at most CULL_SLICE blocks; offsets stay relative to b0 */
+	for (uint64_t s0 = b0; s0 < b1; s0 += CULL_SLICE)
+	{
+		uint64_t	n = b1 - s0 < CULL_SLICE ? b1 - s0 : CULL_SLICE;
+
+		k_cull_write<<<(unsigned) n, EXG_CULL_THREADS, 0, s>>>(
+			make_args(a, b, g, by_reference, blocks), s0, b0, blocks.offset.p, blocks.bits.p,
 			key_shift, cands);
+	}
 	EXG_CUDA(cudaGetLastError());
 }

@@ -166,7 +166,10 @@ CREATE FUNCTION exactgpu_last_join_stats(
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 -- The GPU this backend can use, if any (initialises CUDA on first call).
-CREATE FUNCTION exactgpu_device_info(OUT build text, OUT gpus integer, OUT detail text)
+-- Memory: in use by live join allocations (0 between joins), kept by the pool
+-- for the next join, and free on the device.
+CREATE FUNCTION exactgpu_device_info(OUT build text, OUT gpus integer, OUT detail text,
+	OUT gpu_memory_in_use_mb float8, OUT gpu_memory_pooled_mb float8, OUT gpu_memory_free_mb float8)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'exactgpu_device_info'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;

@@ -44,6 +44,13 @@ void		exg_host_free(void *p);
 /* Take back a result buffer lent by the GPU join; false if p is not one. */
 bool		exg_gpu_pairs_return(void *p);
 
+/*
+ * Device memory of this process: held by live allocations of the join's
+ * pool (should return to 0 after every join: no leaks), reserved by the
+ * pool for reuse, and free on the device. Zeros without a GPU context.
+ */
+void		exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes);
+
 /* One line describing the GPU build, e.g. "CUDA 13.0 (sm_90)" or "none". */
 const char *exg_gpu_build_info(void);
 

@@ -672,13 +672,21 @@ LG_QUAL int
 LG_NAME(classify_triangle)(LG_PT a, LG_PT b, LG_PT c,
 						   int naxes, LG_NAME(simplex) *out)
 {
-	LG_PT lo,
-			   *hi;
+	LG_NAME(pt) lo,
+				hi;
 
 	out->v[0] = a;
 	out->v[1] = b;
 	out->v[2] = c;
-	if (naxes == 3)
+	/*
+	 * A repeated vertex (how segments and points travel as triangles) makes
+	 * the triangle degenerate for sure: no orientation needed, which matters
+	 * for interval signs, since u x u is an interval around 0, never 0.
+	 */
+	if (naxes == 3 ? (LG_NAME(equal3)(a, b) || LG_NAME(equal3)(b, c) || LG_NAME(equal3)(a, c))
+		: (LG_NAME(equal2)(a, b, 0, 1) || LG_NAME(equal2)(b, c, 0, 1) || LG_NAME(equal2)(a, c, 0, 1)))
+		out->k = -1;
+	else if (naxes == 3)
 		out->k = LG_NAME(normal_axis)(a, b, c, &out->s);
 	else
 	{

@@ -55,10 +55,13 @@ Datum
 exactgpu_device_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[3];
-	bool		nulls[3] = {0};
+	Datum		values[6];
+	bool		nulls[6] = {0};
 	exg_error	err = {0};
 	int			n;
+	size_t		in_use,
+				reserved,
+				free_bytes;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		ereport(ERROR,
@@ -69,5 +72,9 @@ exactgpu_device_info(PG_FUNCTION_ARGS)
 	values[0] = CStringGetTextDatum(exg_gpu_build_info());
 	values[1] = Int32GetDatum(n);
 	values[2] = CStringGetTextDatum(n > 0 ? "ok" : err.message);
+	exg_gpu_memory_info(&in_use, &reserved, &free_bytes);
+	values[3] = Float8GetDatum(in_use / 1048576.0);
+	values[4] = Float8GetDatum(reserved / 1048576.0);
+	values[5] = Float8GetDatum(free_bytes / 1048576.0);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
