@@ -1,0 +1,88 @@
+#!/bin/sh
+# On the GPU machine (device tool): PostgreSQL from the bundle, then
+#   1. the whole pg_regress suite with the GPU as the default device;
+#   2. the SQL-level benchmark (bench/sql/run.sh) at three mine sizes;
+#   3. 10^4 GPU batch joins in one backend: GPU memory in use before and after;
+#   4. a long GPU join canceled by statement_timeout: how long the cancel took.
+# Carried from the build machine: .carry/pgbundle.tar.xz (shared/tools/pg-bundle.sh
+# after make install), demo/bin/minegen. Results go to $OUT.
+set -eu
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+tar -xJf .carry/pgbundle.tar.xz -C /
+/opt/pgbundle/activate >/dev/null
+. /opt/pgbundle/env
+work=/tmp/exactgpu-device
+# a server left by an earlier call on a still-warm machine
+pkill -x postgres 2>/dev/null && sleep 2 || true
+rm -rf "$work" && mkdir -p "$work" && cp -r sql expected bench demo "$work/" && chown -R pg "$work"
+su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
+	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=4GB -c work_mem=256MB -c max_wal_size=8GB' -w start >/dev/null"
+export PGHOST=/tmp PGUSER=pg PGDATABASE=postgres
+su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSION exactgpu CASCADE' -c 'CREATE EXTENSION postgis_sfcgal'"
+
+touch "$out/device-sql.md"
+if [ -z "${SKIP_REGRESS:-}" ]; then
+echo "== pg_regress with the GPU" | tee -a "$out/device-sql.md"
+tests="install orientation intersects3d intersects2d errors postgis_wrong index_support cache stats join"
+su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
+	--inputdir=. --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
+[ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
+fi
+
+if [ -z "${SKIP_SQLBENCH:-}" ]; then
+echo "== SQL benchmark" | tee -a "$out/device-sql.md"
+su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+	PG_TIMEOUT=${PG_TIMEOUT:-240000} bench/sql/run.sh demo/bin/minegen $work/sqlbench.csv \
+	micro:20:2:400 small:200:6:20000 demo:2000:20:200000" 2>&1 | tee -a "$out/device-sql.md"
+cp "$work/sqlbench.csv" "$out/"
+fi
+
+echo "== 10^4 GPU batch joins in one backend" | tee -a "$out/device-sql.md"
+su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
+\pset footer off
+-- 400 short holes and 100 tetrahedra (as in sql/join.sql): a join of a few ms
+CREATE TEMP TABLE few_holes AS SELECT i * 20 + j AS id,
+	ST_MakeLine(ST_MakePoint(i * 5 + 0.5, j * 5 + 0.5, 10), ST_MakePoint(i * 5 + 0.5, j * 5 + 0.5, -1 + (i % 3))) AS geom
+	FROM generate_series(0, 19) i, generate_series(0, 19) j;
+CREATE TEMP TABLE few_bodies AS SELECT i * 10 + j AS id, ST_GeomFromText(format(
+	'TIN Z(((%1$s %2$s -1, %3$s %2$s -1, %1$s %4$s -1, %1$s %2$s -1)), ((%1$s %2$s -1, %1$s %2$s 1, %3$s %2$s -1, %1$s %2$s -1)), ((%1$s %2$s -1, %1$s %4$s -1, %1$s %2$s 1, %1$s %2$s -1)), ((%3$s %2$s -1, %1$s %2$s 1, %1$s %4$s -1, %3$s %2$s -1)))',
+	i * 10, j * 10, i * 10 + 3, j * 10 + 3)) AS geom
+	FROM generate_series(0, 9) i, generate_series(0, 9) j;
+SET exactgpu.device = 'gpu';
+SELECT count(*) AS first_join_pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after_1, round(gpu_memory_pooled_mb::numeric, 1) AS pooled_mb_after_1 FROM exactgpu_device_info();
+\timing on
+DO $$ BEGIN FOR i IN 1..10000 LOOP
+	PERFORM count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+END LOOP; END $$;
+\timing off
+SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after_10001, round(gpu_memory_pooled_mb::numeric, 1) AS pooled_mb_after_10001 FROM exactgpu_device_info();
+SELECT device, row_pairs FROM exactgpu_last_join_stats();
+SQL
+
+echo "== cancel of a long GPU join" | tee -a "$out/device-sql.md"
+su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
+\pset footer off
+-- 300,000 segments 0.3 long in a unit cube: ~10^10 candidate pairs, a GPU join of seconds
+CREATE TABLE crowd AS SELECT i AS id, ST_MakeLine(p, ST_Translate(p, 0.3 * random() - 0.15, 0.3 * random() - 0.15, 0.3 * random() - 0.15)) AS geom
+	FROM (SELECT i, ST_MakePoint(random(), random(), random()) AS p FROM generate_series(1, 300000) i) s;
+CREATE FUNCTION cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz := clock_timestamp(); n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM crowd', 'SELECT id, geom FROM crowd');
+	RETURN 'not canceled after ' || (clock_timestamp() - t0)::text;
+EXCEPTION WHEN query_canceled THEN
+	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 1 s)';
+END $$;
+SET exactgpu.device = 'gpu';
+SET exactgpu.grid_cells = 64;  -- coarse: ~10^11 cell pairs to cull, a GPU phase of seconds
+SET statement_timeout = '1s';
+SELECT cancel_latency();
+SET statement_timeout = '60s';
+SELECT cancel_latency() AS uncanceled;
+SELECT device, candidate_pairs, primitive_hits, round(read_ms) AS read_ms, round(join_ms) AS join_ms FROM exactgpu_last_join_stats();
+RESET statement_timeout;
+SQL
+su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data stop -m fast" >/dev/null || true
