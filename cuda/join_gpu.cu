@@ -156,6 +156,17 @@ sort_keys(exg_dbuf<uint64_t> &keys, uint64_t n, int end_bit, bool unique, cudaSt
 	return m;
 }
 
+/* Replace buf by a larger buffer of n elements that keeps its first keep. */
+static void
+grow_keeping(exg_dbuf<uint64_t> &buf, uint64_t n, uint64_t keep, cudaStream_t s)
+{
+	exg_dbuf<uint64_t> bigger(n);
+
+	EXG_CUDA(cudaMemcpyAsync(bigger.p, buf.p, sizeof(uint64_t) * keep, cudaMemcpyDeviceToDevice, s));
+	std::swap(buf.p, bigger.p);
+	std::swap(buf.n, bigger.n);
+}
+
 static void
 check_cancel()
 {
@@ -333,12 +344,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			if (counts_h->hits <= hits.n)
 				break;
 
-			exg_dbuf<uint64_t> bigger(counts_h->hits + counts_h->hits / 2);
-
-			EXG_CUDA(cudaMemcpyAsync(bigger.p, hits.p, sizeof(uint64_t) * nhits,
-									 cudaMemcpyDeviceToDevice, s));
-			std::swap(hits.p, bigger.p);
-			std::swap(hits.n, bigger.n);
+			grow_keeping(hits, counts_h->hits + counts_h->hits / 2, nhits, s);
 		}
 		uint64_t	nunknown = counts_h->unknown;
 
@@ -352,14 +358,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			exg_dbuf<uint64_t> unknown2(nunknown);
 
 			if (nhits + nunknown > hits.n)
-			{
-				exg_dbuf<uint64_t> bigger(nhits + nunknown);
-
-				EXG_CUDA(cudaMemcpyAsync(bigger.p, hits.p, sizeof(uint64_t) * nhits,
-										 cudaMemcpyDeviceToDevice, s));
-				std::swap(hits.p, bigger.p);
-				std::swap(hits.n, bigger.n);
-			}
+				grow_keeping(hits, nhits + nunknown, nhits, s);
 			counts_h->hits = nhits;
 			counts_h->unknown = 0;
 			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),

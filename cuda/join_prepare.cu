@@ -193,7 +193,7 @@ k_classify(const exg_gvert *verts, const uint32_t *vidx, uint32_t n, int arity, 
 			exg_fint	C[3] = {EXG_GV_FINT(c, 0), EXG_GV_FINT(c, 1), EXG_GV_FINT(c, 2)};
 			exg_fint	nrm[3];
 
-			EXG_CROSS_FORMULA(exg_fint, fi_sub, fi_mul, fi_sub, A, B, C, nrm[0], nrm[1], nrm[2]);
+			EXG_CROSS_FORMULA(exg_fint, iv_sub<float>, iv_mul<float>, iv_sub<float>, A, B, C, nrm[0], nrm[1], nrm[2]);
 			for (int k = 0; k < 3; k++)
 			{
 				normals[6 * (size_t) i + k] = nrm[k].lo;
@@ -230,46 +230,40 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 
 /* ---- grid: count, scan, fill ---- */
 
+/*
+ * Visit the cells primitive i's box meets: bump counter[cell] (count pass),
+ * and when items is given also store i at the slot the bump reserved (fill
+ * pass, with counter holding each cell's running cursor).
+ */
 __device__ __forceinline__ void
-cell_range(const exg_grid &g, const float *box, int32_t *lo, int32_t *hi)
+enter_cells(const exg_grid &g, const float *box, uint32_t *counter, uint32_t *items, uint32_t i)
 {
+	int32_t		lo[3],
+				hi[3];
+
 	for (int k = 0; k < 3; k++)
 	{
 		lo[k] = exg_grid_axis(&g, k, (double) box[k]);
 		hi[k] = exg_grid_axis(&g, k, (double) box[3 + k]);
 	}
-}
-
-__global__ static void
-k_cell_count(const float *boxes, uint32_t n, exg_grid g, uint32_t *counts)
-{
-	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
-	int32_t		lo[3],
-				hi[3];
-
-	if (i >= n)
-		return;
-	cell_range(g, &boxes[6 * (size_t) i], lo, hi);
 	for (int32_t z = lo[2]; z <= hi[2]; z++)
 		for (int32_t y = lo[1]; y <= hi[1]; y++)
 			for (int32_t x = lo[0]; x <= hi[0]; x++)
-				atomicAdd(&counts[exg_grid_cell_id(&g, x, y, z)], 1u);
+			{
+				uint32_t	slot = atomicAdd(&counter[exg_grid_cell_id(&g, x, y, z)], 1u);
+
+				if (items)
+					items[slot] = i;
+			}
 }
 
 __global__ static void
-k_cell_fill(const float *boxes, uint32_t n, exg_grid g, uint32_t *cursor, uint32_t *items)
+k_enter_cells(const float *boxes, uint32_t n, exg_grid g, uint32_t *counter, uint32_t *items)
 {
 	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
-	int32_t		lo[3],
-				hi[3];
 
-	if (i >= n)
-		return;
-	cell_range(g, &boxes[6 * (size_t) i], lo, hi);
-	for (int32_t z = lo[2]; z <= hi[2]; z++)
-		for (int32_t y = lo[1]; y <= hi[1]; y++)
-			for (int32_t x = lo[0]; x <= hi[0]; x++)
-				items[atomicAdd(&cursor[exg_grid_cell_id(&g, x, y, z)], 1u)] = i;
+	if (i < n)
+		enter_cells(g, &boxes[6 * (size_t) i], counter, items, i);
 }
 
 void
@@ -283,7 +277,8 @@ exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells, cudaSt
 	side.cell_start.alloc(ncells + 1);
 	EXG_CUDA(cudaMemsetAsync(counts.p, 0, sizeof(uint32_t) * (ncells + 1), s));
 	if (side.nprims)
-		k_cell_count<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p);
+		k_enter_cells<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
+																nullptr);
 	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.p, side.cell_start.p,
 										   ncells + 1, s));
 	tmp.alloc(tmp_bytes);
@@ -298,7 +293,7 @@ exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells, cudaSt
 	EXG_CUDA(cudaMemcpyAsync(counts.p, side.cell_start.p, sizeof(uint32_t) * ncells,
 							 cudaMemcpyDeviceToDevice, s));
 	if (side.nprims)
-		k_cell_fill<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
-															  side.cell_items.p);
+		k_enter_cells<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
+																side.cell_items.p);
 	EXG_CUDA(cudaGetLastError());
 }

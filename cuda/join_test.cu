@@ -28,8 +28,8 @@ plane_side(const float *nrm, const exg_gvert *a, const exg_gvert *p)
 	exg_fint	P[3] = {EXG_GV_FINT(p, 0), EXG_GV_FINT(p, 1), EXG_GV_FINT(p, 2)};
 	exg_fint	d;
 
-	EXG_PLANE_SIDE_FORMULA(exg_fint, fi_sub, fi_mul, fi_add, N[0], N[1], N[2], A, P, d);
-	return fi_sign(d);
+	EXG_PLANE_SIDE_FORMULA(exg_fint, iv_sub<float>, iv_mul<float>, iv_add<float>, N[0], N[1], N[2], A, P, d);
+	return iv_sign<float>(d);
 }
 
 /* Are the n vertices of P strictly on one side of triangle T's plane? */
@@ -59,6 +59,27 @@ load_simplex(const test_side &side, const exg_gprim &P, S *sx)
 	sx->v[0] = &side.verts[P.v[0]];
 	sx->v[1] = &side.verts[P.v[1]];
 	sx->v[2] = &side.verts[P.v[2]];
+}
+
+/* A candidate key decoded: both primitive ids and records. */
+struct candidate
+{
+	size_t		ia;
+	size_t		ib;
+	exg_gprim	PA;
+	exg_gprim	PB;
+};
+
+__device__ __forceinline__ candidate
+load_candidate(const test_side &A, const test_side &B, uint64_t key, int key_shift)
+{
+	candidate	c;
+
+	c.ia = key >> key_shift;
+	c.ib = key & ((1ull << key_shift) - 1);
+	c.PA = A.prims[c.ia];
+	c.PB = B.prims[c.ib];
+	return c;
 }
 
 /* Append key to out at a slot reserved for the whole warp at once. */
@@ -102,17 +123,14 @@ k_prefilter(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_
 	if (i < n)
 	{
 		key = keys[i];
-		size_t		ia = key >> key_shift,
-					ib = key & ((1ull << key_shift) - 1);
-		const exg_gprim PA = A.prims[ia];
-		const exg_gprim PB = B.prims[ib];
+		candidate	c = load_candidate(A, B, key, key_shift);
 
-		keep = true;
-		if ((PA.flags & PB.flags & EXG_GPRIM_FLOAT_OK) &&
-			!((PA.flags | PB.flags) & EXG_GPRIM_UNCLASSIFIED) &&
-			((PA.kind == EXG_SIMPLEX_TRIANGLE && strictly_one_side(A, PA, ia, B, PB, PB.kind + 1)) ||
-			 (PB.kind == EXG_SIMPLEX_TRIANGLE && strictly_one_side(B, PB, ib, A, PA, PA.kind + 1))))
-			keep = false;
+		keep = !((c.PA.flags & c.PB.flags & EXG_GPRIM_FLOAT_OK) &&
+				 !((c.PA.flags | c.PB.flags) & EXG_GPRIM_UNCLASSIFIED) &&
+				 ((c.PA.kind == EXG_SIMPLEX_TRIANGLE &&
+				   strictly_one_side(A, c.PA, c.ia, B, c.PB, c.PB.kind + 1)) ||
+				  (c.PB.kind == EXG_SIMPLEX_TRIANGLE &&
+				   strictly_one_side(B, c.PB, c.ib, A, c.PA, c.PA.kind + 1))));
 	}
 	warp_append(keep, key, survivors, n, nsurvivors);
 }
@@ -170,19 +188,16 @@ k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift
 	if (i < n)
 	{
 		key = keys[i];
-		size_t		ia = key >> key_shift,
-					ib = key & ((1ull << key_shift) - 1);
-		const exg_gprim PA = A.prims[ia];
-		const exg_gprim PB = B.prims[ib];
-		uint8_t		both = PA.flags & PB.flags;
+		candidate	c = load_candidate(A, B, key, key_shift);
+		uint8_t		both = c.PA.flags & c.PB.flags;
 
 		r = EXG_RESULT_UNKNOWN;
-		if ((PA.flags | PB.flags) & EXG_GPRIM_UNCLASSIFIED)
+		if ((c.PA.flags | c.PB.flags) & EXG_GPRIM_UNCLASSIFIED)
 			;					/* degeneracy undecided: the CPU classifies exactly */
 		else if (!use_double && (both & EXG_GPRIM_FLOAT_OK))
-			r = full_float(A, PA, ia, B, PB, ib);
+			r = full_float(A, c.PA, c.ia, B, c.PB, c.ib);
 		else if (use_double && (both & EXG_GPRIM_DOUBLE_OK))
-			r = full_double(A, PA, B, PB);
+			r = full_double(A, c.PA, B, c.PB);
 	}
 	warp_append(r == EXG_RESULT_INTERSECTS, key, hits, hits_cap, &counts->hits);
 	warp_append(r == EXG_RESULT_UNKNOWN, key, unknown, n, &counts->unknown);

@@ -50,8 +50,8 @@ gpuf_o3(const exg_gvert *a, const exg_gvert *b, const exg_gvert *c, const exg_gv
 	exg_fint	D[3] = {EXG_GV_FINT(d, 0), EXG_GV_FINT(d, 1), EXG_GV_FINT(d, 2)};
 	exg_fint	det;
 
-	EXG_ORIENT3D_FORMULA(exg_fint, fi_sub, fi_mul, fi_sub, fi_add, A, B, C, D, det);
-	return fi_sign(det);
+	EXG_ORIENT3D_FORMULA(exg_fint, iv_sub<float>, iv_mul<float>, iv_sub<float>, iv_add<float>, A, B, C, D, det);
+	return iv_sign<float>(det);
 }
 
 __device__ __forceinline__ int
@@ -62,8 +62,8 @@ gpuf_o2(const exg_gvert *a, const exg_gvert *b, const exg_gvert *c, int i, int j
 	exg_fint	C[3] = {EXG_GV_FINT(c, 0), EXG_GV_FINT(c, 1), EXG_GV_FINT(c, 2)};
 	exg_fint	det;
 
-	EXG_ORIENT2D_FORMULA(exg_fint, fi_sub, fi_mul, fi_sub, A, B, C, i, j, det);
-	return fi_sign(det);
+	EXG_ORIENT2D_FORMULA(exg_fint, iv_sub<float>, iv_mul<float>, iv_sub<float>, A, B, C, i, j, det);
+	return iv_sign<float>(det);
 }
 
 __device__ __forceinline__ int
@@ -71,8 +71,8 @@ gpud_o3(const exg_gvert *a, const exg_gvert *b, const exg_gvert *c, const exg_gv
 {
 	exg_dint	det;
 
-	EXG_ORIENT3D_FORMULA(exg_dint, di_diff, di_mul, di_sub, di_add, a->c, b->c, c->c, d->c, det);
-	return di_sign(det);
+	EXG_ORIENT3D_FORMULA(exg_dint, di_diff, iv_mul<double>, iv_sub<double>, iv_add<double>, a->c, b->c, c->c, d->c, det);
+	return iv_sign<double>(det);
 }
 
 __device__ __forceinline__ int
@@ -80,8 +80,8 @@ gpud_o2(const exg_gvert *a, const exg_gvert *b, const exg_gvert *c, int i, int j
 {
 	exg_dint	det;
 
-	EXG_ORIENT2D_FORMULA(exg_dint, di_diff, di_mul, di_sub, a->c, b->c, c->c, i, j, det);
-	return di_sign(det);
+	EXG_ORIENT2D_FORMULA(exg_dint, di_diff, iv_mul<double>, iv_sub<double>, a->c, b->c, c->c, i, j, det);
+	return iv_sign<double>(det);
 }
 
 /* ---- the logic, twice ---- */

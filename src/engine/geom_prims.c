@@ -246,6 +246,17 @@ total_box(exg_prims *p)
 		}
 }
 
+/* A view built: its total box on success, nothing left behind on failure. */
+static exg_status
+finish(exg_prims *out, exg_status st)
+{
+	if (st != EXG_OK)
+		exg_prims_free(out);
+	else
+		total_box(out);
+	return st;
+}
+
 exg_status
 exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy, exg_prims *out,
 				   exg_error *err)
@@ -284,13 +295,7 @@ exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy, exg_prims *o
 		}
 	}
 	exg_round_restore(saved);
-	if (st != EXG_OK)
-	{
-		exg_prims_free(out);
-		return st;
-	}
-	total_box(out);
-	return EXG_OK;
+	return finish(out, st);
 }
 
 exg_status
@@ -306,13 +311,7 @@ exg_prims_build_2d(const exg_shape *s, exg_prims *out, exg_error *err)
 	for (r = 0; r < s->nrings && st == EXG_OK; r++)
 		st = push_ring_edges(out, s, r, 2, err);
 	exg_round_restore(saved);
-	if (st != EXG_OK)
-	{
-		exg_prims_free(out);
-		return st;
-	}
-	total_box(out);
-	return EXG_OK;
+	return finish(out, st);
 }
 
 void

@@ -123,18 +123,15 @@ exg_pairs_sort_unique(exg_pair *pairs, size_t n)
 	return m;
 }
 
-exg_status
-exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *cands,
-					 size_t n, int threads, exg_pair *hits_out, size_t *nhits,
-					 exg_error *err)
+/*
+ * Decide each pair exactly on the worker pool: result[t] = 1 when they meet.
+ * The one CPU loop behind the GPU join's GMP stage and exg_test_pairs.
+ */
+static exg_status
+decide_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs, size_t n,
+			 int threads, uint8_t *result, exg_error *err)
 {
-	char	   *hit = calloc(n ? n : 1, 1);
 	int			canceled = 0;
-	size_t		i,
-				m = 0;
-
-	if (hit == NULL)
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for exact re-evaluation");
 
 #pragma omp parallel num_threads(exg_threads(threads))
 	{
@@ -152,16 +149,31 @@ exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pai
 				continue;
 			if ((t & 1023) == 0 && exg_cancel_requested())
 				exg_flag_set(&canceled);
-			exg_join_classify(A, cands[t].a, &pa, box);
-			exg_join_classify(B, cands[t].b, &pb, box);
-			hit[t] = exg_join_pair_meets(A, &pa, B, &pb);
+			exg_join_classify(A, pairs[t].a, &pa, box);
+			exg_join_classify(B, pairs[t].b, &pb, box);
+			result[t] = exg_join_pair_meets(A, &pa, B, &pb);
 		}
 		exg_round_restore(saved);
 	}
-	if (canceled)
+	return canceled ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled") : EXG_OK;
+}
+
+exg_status
+exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *cands,
+					 size_t n, int threads, exg_pair *hits_out, size_t *nhits,
+					 exg_error *err)
+{
+	uint8_t    *hit = calloc(n ? n : 1, 1);
+	size_t		i,
+				m = 0;
+	exg_status	st;
+
+	if (hit == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for exact re-evaluation");
+	if ((st = decide_pairs(A, B, cands, n, threads, hit, err)) != EXG_OK)
 	{
 		free(hit);
-		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+		return st;
 	}
 	for (i = 0; i < n; i++)
 		if (hit[i])
@@ -236,7 +248,6 @@ exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pai
 	exg_error	gpu_err = {0};
 	exg_status	st;
 	size_t		i;
-	int			canceled = 0;
 
 	if (stats == NULL)
 		stats = &local;
@@ -253,30 +264,8 @@ exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pai
 		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
 						gpu_err.message);
 
-#pragma omp parallel num_threads(exg_threads(opt->worker_threads))
-	{
-		exg_round_state saved = exg_round_up_enter();
-		long		t;
-
-#pragma omp for schedule(dynamic, 256)
-		for (t = 0; t < (long) n; t++)
-		{
-			exg_prim	pa,
-						pb;
-			double		box[6];
-
-			if (exg_flag_get(&canceled))
-				continue;
-			if ((t & 4095) == 0 && exg_cancel_requested())
-				exg_flag_set(&canceled);
-			exg_join_classify(A, pairs[t].a, &pa, box);
-			exg_join_classify(B, pairs[t].b, &pb, box);
-			result[t] = exg_join_pair_meets(A, &pa, B, &pb);
-		}
-		exg_round_restore(saved);
-	}
-	if (canceled)
-		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+	if ((st = decide_pairs(A, B, pairs, n, opt->worker_threads, result, err)) != EXG_OK)
+		return st;
 	stats->candidates = n;
 	snprintf(stats->device_name, sizeof(stats->device_name), "CPU");
 	return EXG_OK;

@@ -110,6 +110,33 @@ range_of(const exg_grid *g, const double *box, cell_range *r)
 	}
 }
 
+/*
+ * Visit the cells a box meets: bump counter[cell] (the count pass), and
+ * when items is given, also store prim at the slot the bump reserved (the
+ * fill pass, with counter holding each cell's running cursor).
+ */
+static inline void
+enter_cells(const exg_grid *g, const double *box, uint64_t *counter, uint32_t *items,
+			uint32_t prim)
+{
+	cell_range	r;
+	int32_t		x,
+				y,
+				z;
+
+	range_of(g, box, &r);
+	for (z = r.lo[2]; z <= r.hi[2]; z++)
+		for (y = r.lo[1]; y <= r.hi[1]; y++)
+			for (x = r.lo[0]; x <= r.hi[0]; x++)
+			{
+				uint64_t	slot = __atomic_fetch_add(&counter[exg_grid_cell_id(g, x, y, z)], 1,
+													  __ATOMIC_RELAXED);
+
+				if (items)
+					items[slot] = prim;
+			}
+}
+
 /* Ragged array of the right primitives per cell: start[c] .. start[c + 1]. */
 static exg_status
 grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
@@ -127,18 +154,7 @@ grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory building the grid");
 #pragma omp parallel for num_threads(threads) schedule(static)
 	for (i = 0; i < (long) n; i++)
-	{
-		cell_range r;
-		int32_t		x,
-					y,
-					z;
-
-		range_of(g, &boxes[6 * i], &r);
-		for (z = r.lo[2]; z <= r.hi[2]; z++)
-			for (y = r.lo[1]; y <= r.hi[1]; y++)
-				for (x = r.lo[0]; x <= r.hi[0]; x++)
-					__atomic_fetch_add(&start[exg_grid_cell_id(g, x, y, z) + 1], 1, __ATOMIC_RELAXED);
-	}
+		enter_cells(g, &boxes[6 * i], start + 1, NULL, 0);
 	for (c = 0; c < ncells; c++)
 		start[c + 1] += start[c];
 	total = start[ncells];
@@ -154,19 +170,7 @@ grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
 	memcpy(cursor, start, sizeof(uint64_t) * ncells);
 #pragma omp parallel for num_threads(threads) schedule(static)
 	for (i = 0; i < (long) n; i++)
-	{
-		cell_range r;
-		int32_t		x,
-					y,
-					z;
-
-		range_of(g, &boxes[6 * i], &r);
-		for (z = r.lo[2]; z <= r.hi[2]; z++)
-			for (y = r.lo[1]; y <= r.hi[1]; y++)
-				for (x = r.lo[0]; x <= r.hi[0]; x++)
-					items[__atomic_fetch_add(&cursor[exg_grid_cell_id(g, x, y, z)], 1,
-											 __ATOMIC_RELAXED)] = (uint32_t) i;
-	}
+		enter_cells(g, &boxes[6 * i], cursor, items, (uint32_t) i);
 	free(cursor);
 	*start_out = start;
 	*items_out = items;
