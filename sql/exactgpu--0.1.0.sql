@@ -173,3 +173,26 @@ CREATE FUNCTION exactgpu_device_info(OUT build text, OUT gpus integer, OUT detai
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'exactgpu_device_info'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- ---------------------------------------------------------------------------
+-- Solids: closed triangulated surfaces as volumes.
+-- ---------------------------------------------------------------------------
+
+-- Where a point is relative to a closed surface (TIN, POLYHEDRALSURFACE, ...):
+-- 'inside', 'outside' or 'boundary' (on a face, an edge or a vertex), exactly.
+-- ERROR 22023 if the surface is not closed.
+CREATE FUNCTION ST_ExactLocate3D(solid geometry, point geometry)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'exactgpu_locate_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Drill-hole intercepts: the along-hole depth intervals (from the first vertex,
+-- in the units of the coordinates) where a LINESTRING hole lies in a closed
+-- solid, inside or on its boundary; a touch without entering is a zero-length
+-- interval. Contacts are exact rationals, each depth rounded once.
+CREATE FUNCTION ST_ExactIntercepts3D(hole geometry, solid geometry,
+	OUT from_m float8, OUT to_m float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 2;

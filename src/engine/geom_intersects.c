@@ -17,6 +17,7 @@
 
 #include "cancel.h"
 #include "predicates_cpu.h"
+#include "solid.h"
 
 void
 exg_prepared_init(exg_prepared *g, exg_shape *shape, exg_nonplanar_policy policy)
@@ -24,6 +25,7 @@ exg_prepared_init(exg_prepared *g, exg_shape *shape, exg_nonplanar_policy policy
 	memset(g, 0, sizeof(*g));
 	g->shape = *shape;
 	g->policy = policy;
+	g->closed = -1;
 	exg_shape_init(shape);
 }
 
@@ -68,6 +70,15 @@ view_ensure(exg_prepared *g, int naxes, bool want_index, exg_error *err)
 		v->indexed = true;
 	}
 	return EXG_OK;
+}
+
+exg_status
+exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view, exg_error *err)
+{
+	exg_status	st = view_ensure(g, 3, indexed, err);
+
+	*view = &g->view3d;
+	return st;
 }
 
 static inline void
@@ -170,6 +181,11 @@ exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result, exg_error *err
 	saved = exg_round_up_enter();
 	st = views_meet(&a->view3d, &b->view3d, 3, result, err);
 	exg_round_restore(saved);
+	/* A solid also holds what lies wholly inside it, boundary untouched. */
+	if (st == EXG_OK && !*result && b->shape.is_solid)
+		st = exg_solid_holds_component(b, a, result, err);
+	if (st == EXG_OK && !*result && a->shape.is_solid)
+		st = exg_solid_holds_component(a, b, result, err);
 	return st;
 }
 

@@ -38,6 +38,7 @@ typedef struct exg_prepared
 	bool		areas2d_built;
 	uint32_t   *area_comps;		/* component index of each area in areas2d */
 	uint32_t	nareas;
+	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
 } exg_prepared;
 
 /* Take ownership of *shape (which is reset to empty). */
@@ -45,7 +46,15 @@ void		exg_prepared_init(exg_prepared *g, exg_shape *shape,
 							  exg_nonplanar_policy policy);
 void		exg_prepared_free(exg_prepared *g);
 
-/* Closed-set intersection in 3D and in 2D (polygons as areas). */
+/* The 3D view (primitives, and their index when asked for), built once. */
+exg_status	exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view,
+								exg_error *err);
+
+/*
+ * Closed-set intersection in 3D and in 2D (polygons as areas). In 3D a
+ * geometry flagged solid (PostGIS ST_MakeSolid) is its volume: the boundary
+ * and the inside; everything else, closed or not, is a surface.
+ */
 exg_status	exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result,
 							  exg_error *err);
 exg_status	exg_intersects_2d(exg_prepared *a, exg_prepared *b, bool *result,

@@ -1,0 +1,626 @@
+/*
+ * intercepts.c — along-hole intervals inside a closed surface, exactly.
+ *
+ * Contacts between a hole segment pq and the surface are rational
+ * parameters t of p + t (q - p): for a face crossed at one point,
+ * t = O(p) / (O(p) - O(q)) with O the exact orient3d value against the face;
+ * for a face the segment lies in, the clip of [0, 1] by the face's three
+ * edge half-planes. Between consecutive contacts the hole is wholly inside,
+ * outside or on the surface, and the piece's midpoint (a rational point) is
+ * located by exact ray parity in rational arithmetic (GMP mpq).
+ */
+#include "intercepts.h"
+
+#include <gmp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh.h"
+#include "cancel.h"
+#include "predicates_cpu.h"
+#include "solid.h"
+
+#define MAX_RAY_TRIES 64
+#define NTMP 16
+
+typedef struct qpt
+{
+	mpq_t		c[3];
+} qpt;
+
+/* GMP registers for one call. */
+typedef struct qwork
+{
+	mpq_t		t[NTMP];
+	qpt			a,
+				b,
+				c,
+				d;
+} qwork;
+
+static void
+qpt_init(qpt *p)
+{
+	mpq_inits(p->c[0], p->c[1], p->c[2], NULL);
+}
+
+static void
+qpt_clear(qpt *p)
+{
+	mpq_clears(p->c[0], p->c[1], p->c[2], NULL);
+}
+
+static void
+qpt_set_d(qpt *p, const double *x)
+{
+	int			k;
+
+	for (k = 0; k < 3; k++)
+		mpq_set_d(p->c[k], x[k]);
+}
+
+static void
+qwork_init(qwork *w)
+{
+	int			k;
+
+	for (k = 0; k < NTMP; k++)
+		mpq_init(w->t[k]);
+	qpt_init(&w->a);
+	qpt_init(&w->b);
+	qpt_init(&w->c);
+	qpt_init(&w->d);
+}
+
+static void
+qwork_clear(qwork *w)
+{
+	int			k;
+
+	for (k = 0; k < NTMP; k++)
+		mpq_clear(w->t[k]);
+	qpt_clear(&w->a);
+	qpt_clear(&w->b);
+	qpt_clear(&w->c);
+	qpt_clear(&w->d);
+}
+
+/* out = ((b - a) x (c - a)) . (d - a), exactly; uses w->t[0..8]. */
+static void
+orient3d_value(qwork *w, const qpt *a, const qpt *b, const qpt *c, const qpt *d, mpq_t out)
+{
+	mpq_t	   *t = w->t;
+	int			k;
+
+	for (k = 0; k < 3; k++)
+	{
+		mpq_sub(t[k], b->c[k], a->c[k]);		/* u */
+		mpq_sub(t[3 + k], c->c[k], a->c[k]);	/* v */
+		mpq_sub(t[6 + k], d->c[k], a->c[k]);	/* w */
+	}
+	/* out = wx (uy vz - uz vy) + wy (uz vx - ux vz) + wz (ux vy - uy vx) */
+	mpq_set_ui(out, 0, 1);
+	for (k = 0; k < 3; k++)
+	{
+		int			i = (k + 1) % 3,
+					j = (k + 2) % 3;
+
+		mpq_mul(t[9], t[i], t[3 + j]);
+		mpq_mul(t[10], t[j], t[3 + i]);
+		mpq_sub(t[9], t[9], t[10]);
+		mpq_mul(t[9], t[9], t[6 + k]);
+		mpq_add(out, out, t[9]);
+	}
+}
+
+/* out = (b - a) x (c - a) on axes (i, j), exactly; uses w->t[0..3]. */
+static void
+orient2d_value(qwork *w, const qpt *a, const qpt *b, const qpt *c, int i, int j, mpq_t out)
+{
+	mpq_t	   *t = w->t;
+
+	mpq_sub(t[0], b->c[i], a->c[i]);
+	mpq_sub(t[1], c->c[j], a->c[j]);
+	mpq_mul(t[0], t[0], t[1]);
+	mpq_sub(t[1], b->c[j], a->c[j]);
+	mpq_sub(t[2], c->c[i], a->c[i]);
+	mpq_mul(t[1], t[1], t[2]);
+	mpq_sub(out, t[0], t[1]);
+}
+
+static int
+orient3d_sign(qwork *w, const qpt *a, const qpt *b, const qpt *c, const qpt *d)
+{
+	orient3d_value(w, a, b, c, d, w->t[11]);
+	return mpq_sgn(w->t[11]);
+}
+
+/* The nearest double to a rational (mpq_get_d truncates). */
+static double
+nearest_double(const mpq_t q, mpq_t tmp)
+{
+	double		d = mpq_get_d(q);
+	double		other = mpq_sgn(q) >= 0 ? nextafter(d, INFINITY) : nextafter(d, -INFINITY);
+	int			cmp;
+
+	/* q lies between d and other; take other when q is past their midpoint */
+	mpq_set_d(tmp, d);
+	{
+		mpq_t		m;
+
+		mpq_init(m);
+		mpq_set_d(m, other);
+		mpq_add(m, m, tmp);
+		mpq_div_2exp(m, m, 1);
+		cmp = mpq_cmp(q, m);
+		mpq_clear(m);
+	}
+	if (mpq_sgn(q) >= 0 ? cmp > 0 : cmp < 0)
+		return other;
+	if (cmp == 0)
+	{
+		/* a tie: the one with an even last bit */
+		uint64_t	bits;
+
+		memcpy(&bits, &d, sizeof(bits));
+		return (bits & 1) ? other : d;
+	}
+	return d;
+}
+
+/* ---- rational point location ---- */
+
+typedef struct locate_ctx
+{
+	const exg_prims *prims;
+	qwork	   *w;
+	const qpt  *m;
+	const double *r;
+	qpt		   *rq;
+	unsigned	crossings;
+	int			stopped;		/* 1 boundary, 2 degenerate ray */
+} locate_ctx;
+
+static void
+load_triangle(locate_ctx *lc, const exg_prim *pr)
+{
+	qpt_set_d(&lc->w->a, &lc->prims->xyz[3 * pr->v[0]]);
+	qpt_set_d(&lc->w->b, &lc->prims->xyz[3 * pr->v[1]]);
+	qpt_set_d(&lc->w->c, &lc->prims->xyz[3 * pr->v[2]]);
+}
+
+static int
+visit_boundary_q(void *ctx, uint32_t t)
+{
+	locate_ctx *lc = ctx;
+	const exg_prim *pr = &lc->prims->prims[t];
+	qwork	   *w = lc->w;
+	int			i = (pr->k + 1) % 3,
+				j = (pr->k + 2) % 3;
+
+	if (pr->kind != EXG_SIMPLEX_TRIANGLE)
+		return 0;
+	load_triangle(lc, pr);
+	if (orient3d_sign(w, &w->a, &w->b, &w->c, lc->m) != 0)
+		return 0;
+	/* in the face's projection: on the inner side of all three edges (or on one) */
+	orient2d_value(w, &w->a, &w->b, lc->m, i, j, w->t[12]);
+	orient2d_value(w, &w->b, &w->c, lc->m, i, j, w->t[13]);
+	orient2d_value(w, &w->c, &w->a, lc->m, i, j, w->t[14]);
+	if (mpq_sgn(w->t[12]) * pr->s < 0 || mpq_sgn(w->t[13]) * pr->s < 0 ||
+		mpq_sgn(w->t[14]) * pr->s < 0)
+		return 0;
+	lc->stopped = 1;
+	return 1;
+}
+
+static int
+visit_ray_q(void *ctx, uint32_t t)
+{
+	locate_ctx *lc = ctx;
+	const exg_prim *pr = &lc->prims->prims[t];
+	qwork	   *w = lc->w;
+	int			s1,
+				s2,
+				t1,
+				t2,
+				t3;
+
+	if (pr->kind != EXG_SIMPLEX_TRIANGLE)
+		return 0;
+	load_triangle(lc, pr);
+	s2 = orient3d_sign(w, &w->a, &w->b, &w->c, lc->rq);
+	if (s2 == 0)
+		return (lc->stopped = 2);
+	s1 = orient3d_sign(w, &w->a, &w->b, &w->c, lc->m);
+	if (s1 == 0 || s1 == s2)
+		return 0;
+	t1 = orient3d_sign(w, lc->m, lc->rq, &w->a, &w->b);
+	t2 = orient3d_sign(w, lc->m, lc->rq, &w->b, &w->c);
+	t3 = orient3d_sign(w, lc->m, lc->rq, &w->c, &w->a);
+	if (t1 == 0 || t2 == 0 || t3 == 0)
+		return (lc->stopped = 2);
+	if (t1 == t2 && t2 == t3)
+		lc->crossings++;
+	return 0;
+}
+
+static int
+view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit, void *ctx)
+{
+	size_t		t;
+	int			r;
+
+	if (v->indexed)
+		return exg_bvh_query(&v->bvh, box, visit, ctx);
+	for (t = 0; t < v->prims.nprims; t++)
+		if (exg_boxes_meet(box, &v->prims.boxes[6 * t]) && (r = visit(ctx, (uint32_t) t)) != 0)
+			return r;
+	return 0;
+}
+
+static double
+spread(unsigned k, double step)
+{
+	double		x = k * step;
+
+	return x - (double) (long) x - 0.5;
+}
+
+/* Where the rational point m is (the surface is known to be closed). */
+static exg_status
+locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, exg_error *err)
+{
+	locate_ctx	lc = {&v->prims, w, m, NULL, NULL, 0, 0};
+	double		mb[3],
+				box[6],
+				r[3],
+				ext = 1;
+	qpt			rq;
+	unsigned	k;
+	int			i;
+
+	for (i = 0; i < 3; i++)
+	{
+		mb[i] = mpq_get_d(m->c[i]);
+		box[i] = nextafter(mb[i], -INFINITY);
+		box[3 + i] = nextafter(mb[i], INFINITY);
+		if (v->prims.box[3 + i] - v->prims.box[i] > ext)
+			ext = v->prims.box[3 + i] - v->prims.box[i];
+	}
+	if (!exg_boxes_meet(box, v->prims.box))
+	{
+		*loc = EXG_LOC_OUTSIDE;
+		return EXG_OK;
+	}
+	view_query(v, box, visit_boundary_q, &lc);
+	if (lc.stopped == 1)
+	{
+		*loc = EXG_LOC_BOUNDARY;
+		return EXG_OK;
+	}
+	qpt_init(&rq);
+	lc.rq = &rq;
+	lc.r = r;
+	for (k = 0; k < MAX_RAY_TRIES; k++)
+	{
+		double		sbox[6];
+
+		r[0] = v->prims.box[3] + ext + 1;
+		r[1] = mb[1] + ext * spread(k + 1, 0.6180339887498949);
+		r[2] = mb[2] + ext * spread(k + 1, 0.7548776662466927);
+		qpt_set_d(&rq, r);
+		for (i = 0; i < 3; i++)
+		{
+			sbox[i] = (box[i] < r[i] ? box[i] : r[i]);
+			sbox[3 + i] = (box[3 + i] > r[i] ? box[3 + i] : r[i]);
+		}
+		lc.crossings = 0;
+		lc.stopped = 0;
+		view_query(v, sbox, visit_ray_q, &lc);
+		if (lc.stopped == 0)
+		{
+			qpt_clear(&rq);
+			*loc = (lc.crossings & 1) ? EXG_LOC_INSIDE : EXG_LOC_OUTSIDE;
+			return EXG_OK;
+		}
+	}
+	qpt_clear(&rq);
+	return exg_fail(err, EXG_ERR_INVALID, "no ray direction avoided the surface's edges after %d tries",
+					MAX_RAY_TRIES);
+}
+
+/* ---- contacts along one segment ---- */
+
+typedef struct contacts
+{
+	mpq_t	   *t;
+	size_t		n;
+	size_t		cap;
+} contacts;
+
+static void
+contacts_add(contacts *c, const mpq_t t)
+{
+	if (c->n == c->cap)
+	{
+		size_t		k;
+
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->t = realloc(c->t, sizeof(mpq_t) * c->cap);
+		for (k = c->n; k < c->cap; k++)
+			mpq_init(c->t[k]);
+	}
+	mpq_set(c->t[c->n++], t);
+}
+
+static int
+cmp_q(const void *x, const void *y)
+{
+	return mpq_cmp(*(const mpq_t *) x, *(const mpq_t *) y);
+}
+
+typedef struct segment_ctx
+{
+	const exg_prims *prims;
+	const double *p;
+	const double *q;
+	qwork	   *w;
+	qpt			pq,
+				qq;
+	contacts   *out;
+} segment_ctx;
+
+/* A face the segment meets: add the parameters where it enters and leaves. */
+static int
+visit_segment(void *ctx, uint32_t tri)
+{
+	segment_ctx *sc = ctx;
+	const exg_prim *pr = &sc->prims->prims[tri];
+	qwork	   *w = sc->w;
+	const double *a,
+			   *b,
+			   *c;
+	mpq_t	   *t = w->t;
+	exg_round_state saved;
+	int			meets;
+
+	if (pr->kind != EXG_SIMPLEX_TRIANGLE)
+		return 0;
+	a = &sc->prims->xyz[3 * pr->v[0]];
+	b = &sc->prims->xyz[3 * pr->v[1]];
+	c = &sc->prims->xyz[3 * pr->v[2]];
+	/* the interval filter needs upward rounding; the depths around it do not */
+	saved = exg_round_up_enter();
+	meets = exg_cpu_segment_triangle_3d(sc->p, sc->q, a, b, c, pr->k, pr->s);
+	exg_round_restore(saved);
+	if (meets != EXG_RESULT_INTERSECTS)
+		return 0;
+	qpt_set_d(&w->a, a);
+	qpt_set_d(&w->b, b);
+	qpt_set_d(&w->c, c);
+	orient3d_value(w, &w->a, &w->b, &w->c, &sc->pq, t[12]);
+	orient3d_value(w, &w->a, &w->b, &w->c, &sc->qq, t[13]);
+	if (mpq_sgn(t[12]) != 0 || mpq_sgn(t[13]) != 0)
+	{
+		/* one crossing point: t = O(p) / (O(p) - O(q)) */
+		mpq_sub(t[14], t[12], t[13]);
+		mpq_div(t[15], t[12], t[14]);
+		contacts_add(sc->out, t[15]);
+		return 0;
+	}
+	else
+	{
+		/* in the face's plane: clip [0, 1] by the three edge half-planes */
+		int			i = (pr->k + 1) % 3,
+					j = (pr->k + 2) % 3,
+					e;
+		mpq_t		lo,
+					hi,
+					f0,
+					f1,
+					bound;
+		const qpt  *v[3] = {&w->a, &w->b, &w->c};
+
+		mpq_inits(lo, hi, f0, f1, bound, NULL);
+		mpq_set_ui(lo, 0, 1);
+		mpq_set_ui(hi, 1, 1);
+		for (e = 0; e < 3; e++)
+		{
+			orient2d_value(w, v[e], v[(e + 1) % 3], &sc->pq, i, j, f0);
+			orient2d_value(w, v[e], v[(e + 1) % 3], &sc->qq, i, j, f1);
+			if (mpq_equal(f0, f1))
+				continue;		/* parallel to the edge: inside throughout (it meets) */
+			/* f(t) = f0 + t (f1 - f0) has the face's sign s beyond t = f0 / (f0 - f1) */
+			mpq_sub(bound, f0, f1);
+			mpq_div(bound, f0, bound);
+			mpq_sub(f1, f1, f0);
+			if (mpq_sgn(f1) * pr->s > 0)
+			{
+				if (mpq_cmp(bound, lo) > 0)
+					mpq_set(lo, bound);
+			}
+			else if (mpq_cmp(bound, hi) < 0)
+				mpq_set(hi, bound);
+		}
+		contacts_add(sc->out, lo);
+		contacts_add(sc->out, hi);
+		mpq_clears(lo, hi, f0, f1, bound, NULL);
+	}
+	return 0;
+}
+
+/* ---- the walk along the hole ---- */
+
+typedef struct run_state
+{
+	bool		open;
+	double		from;
+	double		last;
+	double	   *out;
+	size_t		n;
+	size_t		cap;
+} run_state;
+
+static void
+run_visit(run_state *rs, bool in, double from, double to)
+{
+	if (in)
+	{
+		if (!rs->open)
+		{
+			rs->open = true;
+			rs->from = from;
+		}
+		rs->last = to;
+		return;
+	}
+	if (rs->open)
+	{
+		if (rs->n == rs->cap)
+		{
+			rs->cap = rs->cap ? 2 * rs->cap : 8;
+			rs->out = realloc(rs->out, sizeof(double) * 2 * rs->cap);
+		}
+		rs->out[2 * rs->n] = rs->from;
+		rs->out[2 * rs->n + 1] = rs->last;
+		rs->n++;
+		rs->open = false;
+	}
+}
+
+exg_status
+exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_t *nout,
+			   exg_error *err)
+{
+	const exg_view *v;
+	exg_status	st;
+	bool		closed;
+	qwork		w;
+	contacts	con = {NULL, 0, 0};
+	run_state	rs = {false, 0, 0, NULL, 0, 0};
+	double		depth = 0;
+	size_t		i,
+				k;
+	mpq_t		mid,
+				tmp;
+
+	*out = NULL;
+	*nout = 0;
+	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
+		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
+		return st;
+	if (!closed)
+		return exg_fail(err, EXG_ERR_INVALID,
+						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
+	qwork_init(&w);
+	mpq_inits(mid, tmp, NULL);
+
+	for (i = 0; i + 1 < n && st == EXG_OK; i++)
+	{
+		const double *p = &xyz[3 * i],
+				   *q = &xyz[3 * (i + 1)];
+		double		len = sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) +
+							   (q[2] - p[2]) * (q[2] - p[2]));
+		segment_ctx sc;
+		double		sbox[6];
+		exg_location loc;
+		size_t		m;
+
+		if (exg_cancel_requested())
+		{
+			st = exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+			break;
+		}
+		for (k = 0; k < 3; k++)
+		{
+			sbox[k] = p[k] < q[k] ? p[k] : q[k];
+			sbox[3 + k] = p[k] < q[k] ? q[k] : p[k];
+		}
+		/* contacts in (0, 1), plus both ends */
+		con.n = 0;
+		mpq_set_ui(tmp, 0, 1);
+		contacts_add(&con, tmp);
+		mpq_set_ui(tmp, 1, 1);
+		contacts_add(&con, tmp);
+		sc.prims = &v->prims;
+		sc.p = p;
+		sc.q = q;
+		sc.w = &w;
+		sc.out = &con;
+		qpt_init(&sc.pq);
+		qpt_init(&sc.qq);
+		qpt_set_d(&sc.pq, p);
+		qpt_set_d(&sc.qq, q);
+		view_query(v, sbox, visit_segment, &sc);
+		qsort(con.t, con.n, sizeof(mpq_t), cmp_q);
+		for (m = 0, k = 0; k < con.n; k++)
+			if (m == 0 || !mpq_equal(con.t[k], con.t[m - 1]))
+				mpq_swap(con.t[m++], con.t[k]);
+		con.n = m;
+
+		/* walk: each contact point, then the open piece after it */
+		for (k = 0; k < con.n && st == EXG_OK; k++)
+		{
+			double		dk = depth + nearest_double(con.t[k], tmp) * len;
+
+			if (k > 0 || i == 0)
+			{
+				/* a contact is on the surface; the first vertex is located */
+				bool		in = true;
+
+				if (k == 0)
+				{
+					st = exg_solid_locate(g, p, &loc, err);
+					in = loc != EXG_LOC_OUTSIDE;
+				}
+				if (k == con.n - 1 && mpq_cmp_ui(con.t[k], 1, 1) == 0 && k > 0)
+				{
+					/* the segment's end: a contact only if it touched there */
+					qpt_set_d(&w.d, q);
+					st = locate_rational(v, &w, &w.d, &loc, err);
+					in = loc != EXG_LOC_OUTSIDE;
+				}
+				run_visit(&rs, in, dk, dk);
+			}
+			if (k + 1 < con.n && st == EXG_OK)
+			{
+				/* the open piece (t_k, t_k+1): locate its midpoint */
+				int			c;
+
+				mpq_add(mid, con.t[k], con.t[k + 1]);
+				mpq_div_2exp(mid, mid, 1);
+				for (c = 0; c < 3; c++)
+				{
+					/* p + mid (q - p), exactly */
+					mpq_set_d(tmp, p[c]);
+					mpq_set_d(w.d.c[c], q[c]);
+					mpq_sub(w.d.c[c], w.d.c[c], tmp);
+					mpq_mul(w.d.c[c], w.d.c[c], mid);
+					mpq_add(w.d.c[c], w.d.c[c], tmp);
+				}
+				st = locate_rational(v, &w, &w.d, &loc, err);
+				run_visit(&rs, loc != EXG_LOC_OUTSIDE, dk,
+						  depth + nearest_double(con.t[k + 1], tmp) * len);
+			}
+		}
+		qpt_clear(&sc.pq);
+		qpt_clear(&sc.qq);
+		depth += len;
+	}
+	run_visit(&rs, false, 0, 0);
+	for (k = 0; k < con.cap; k++)
+		mpq_clear(con.t[k]);
+	free(con.t);
+	mpq_clears(mid, tmp, NULL);
+	qwork_clear(&w);
+	if (st != EXG_OK)
+	{
+		free(rs.out);
+		return st;
+	}
+	*out = rs.out;
+	*nout = rs.n;
+	return EXG_OK;
+}

@@ -1,0 +1,51 @@
+/*
+ * solid.h — closed triangulated surfaces as volumes: exact point location,
+ * and whether a solid holds another geometry.
+ */
+#ifndef EXG_SOLID_H
+#define EXG_SOLID_H
+
+#include <stdbool.h>
+
+#include "exg_status.h"
+#include "geom_prepared.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum exg_location
+{
+	EXG_LOC_OUTSIDE = 0,
+	EXG_LOC_INSIDE = 1,
+	EXG_LOC_BOUNDARY = 2
+} exg_location;
+
+/*
+ * Is the surface closed, in the sense point location needs: every edge of
+ * its triangles (vertices compared exactly) is shared by an even number of
+ * triangles? Cached in g.
+ */
+exg_status	exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err);
+
+/*
+ * Where p is relative to the closed surface g: on it (boundary), inside or
+ * outside. Exact: the boundary test uses the exact closed-set predicates;
+ * inside/outside is the parity of crossings of a segment from p to a point
+ * beyond the surface's box, every crossing decided by exact orientations.
+ * A segment that meets an edge, a vertex or a face's plane is detected
+ * exactly (a zero sign) and another direction from a fixed sequence is
+ * tried. EXG_ERR_INVALID if the surface is not closed.
+ */
+exg_status	exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc,
+							 exg_error *err);
+
+/* Does solid g hold some component of h (one vertex of each, located)? */
+exg_status	exg_solid_holds_component(exg_prepared *g, const exg_prepared *h, bool *result,
+									  exg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_SOLID_H */
