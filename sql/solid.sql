@@ -1,8 +1,8 @@
 -- Solids: exact point location in closed surfaces, solids as volumes in
 -- ST_ExactIntersects3D, and drill-hole intercepts.
 CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
-CREATE TABLE bodies (name text PRIMARY KEY, geom geometry);
-INSERT INTO bodies VALUES
+CREATE TABLE solid_bodies (name text PRIMARY KEY, geom geometry);
+INSERT INTO solid_bodies VALUES
 	-- a 4 m cube as a polyhedral surface (quad faces, triangulated exactly)
 	('cube', 'POLYHEDRALSURFACE Z(((0 0 0, 0 4 0, 4 4 0, 4 0 0, 0 0 0)), ((0 0 4, 4 0 4, 4 4 4, 0 4 4, 0 0 4)),
 	         ((0 0 0, 4 0 0, 4 0 4, 0 0 4, 0 0 0)), ((0 4 0, 0 4 4, 4 4 4, 4 4 0, 0 4 0)),
@@ -21,7 +21,7 @@ INSERT INTO bodies VALUES
 
 -- Location of points: inside, outside, and on faces, edges and vertices.
 SELECT b.name, p.label, ST_ExactLocate3D(b.geom, p.pt) AS location
-FROM bodies b, (VALUES
+FROM solid_bodies b, (VALUES
 	('center',          'POINT Z(2 2 2)'::geometry),
 	('on a face',       'POINT Z(4 1 3)'),
 	('on a diagonal',   'POINT Z(1 1 0)'),
@@ -32,7 +32,7 @@ FROM bodies b, (VALUES
 	('one ulp below',   ST_MakePoint(2, 2, 4 - 2^(-50)))) p(label, pt)
 WHERE b.name = 'cube' ORDER BY p.label;
 SELECT p.label, ST_ExactLocate3D(b.geom, p.pt) AS location
-FROM bodies b, (VALUES
+FROM solid_bodies b, (VALUES
 	('center',            'POINT Z(500000 7000000 -500)'::geometry),
 	('apex',              'POINT Z(500000 7000000 -492)'),
 	('on a face',         'POINT Z(500002 7000002 -496)'),
@@ -42,9 +42,9 @@ FROM bodies b, (VALUES
 WHERE b.name = 'octa' ORDER BY p.label;
 
 -- The surface must be closed (every edge shared by an even number of faces).
-SELECT ST_ExactLocate3D(geom, 'POINT Z(0.1 0.1 0)') FROM bodies WHERE name = 'open';
-SELECT ST_ExactLocate3D(geom, 'LINESTRING Z(0 0 0, 1 1 1)') FROM bodies WHERE name = 'cube';
-SELECT ST_ExactLocate3D(geom, 'POINT EMPTY') FROM bodies WHERE name = 'cube';
+SELECT ST_ExactLocate3D(geom, 'POINT Z(0.1 0.1 0)') FROM solid_bodies WHERE name = 'open';
+SELECT ST_ExactLocate3D(geom, 'LINESTRING Z(0 0 0, 1 1 1)') FROM solid_bodies WHERE name = 'cube';
+SELECT ST_ExactLocate3D(geom, 'POINT EMPTY') FROM solid_bodies WHERE name = 'cube';
 
 -- A hole wholly inside the cube: the surface alone misses it, the solid contains it.
 -- (PostGIS 3.3's ST_IsSolid answers false even for ST_MakeSolid's output;
@@ -53,8 +53,8 @@ SELECT kind,
        ST_ExactIntersects3D(geom, 'LINESTRING Z(1 1 1, 3 3 3)') AS hole_inside,
        ST_ExactIntersects3D(geom, 'POINT Z(2 2 2)') AS sample_inside,
        ST_ExactIntersects3D(geom, 'LINESTRING Z(5 5 5, 6 6 6)') AS hole_outside
-FROM (SELECT 'surface' AS kind, geom FROM bodies WHERE name = 'cube'
-      UNION ALL SELECT 'ST_MakeSolid', ST_MakeSolid(geom) FROM bodies WHERE name = 'cube') b
+FROM (SELECT 'surface' AS kind, geom FROM solid_bodies WHERE name = 'cube'
+      UNION ALL SELECT 'ST_MakeSolid', ST_MakeSolid(geom) FROM solid_bodies WHERE name = 'cube') b
 ORDER BY kind;
 -- A triangle inside the solid octahedron, and one a hair above its apex.
 SELECT ST_ExactIntersects3D(ST_MakeSolid(geom),
@@ -64,28 +64,28 @@ SELECT ST_ExactIntersects3D(ST_MakeSolid(geom),
                                           ST_MakePoint(500001, 7000000, -491),
                                           ST_MakePoint(500000, 7000001, -491),
                                           ST_MakePoint(500000, 7000000, -492 + 2^(-44))]))) AS above_apex
-FROM bodies WHERE name = 'octa';
+FROM solid_bodies WHERE name = 'octa';
 -- Two solids: one nested in the other intersects it.
 SELECT ST_ExactIntersects3D(ST_MakeSolid(a.geom), ST_MakeSolid(ST_Translate(ST_Scale(a.geom, 0.25, 0.25, 0.25), 1, 1, 1)))
-FROM bodies a WHERE a.name = 'cube';
+FROM solid_bodies a WHERE a.name = 'cube';
 
 -- Drill-hole intercepts: depth intervals (along the 3D polyline) inside the body.
 -- Straight through the cube: enters at 1 m, leaves at 5 m.
-SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(2 2 5, 2 2 -1)', (SELECT geom FROM bodies WHERE name = 'cube'));
+SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(2 2 5, 2 2 -1)', (SELECT geom FROM solid_bodies WHERE name = 'cube'));
 -- A bent hole that leaves and re-enters; the kink lies outside.
 SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(1 1 5, 1 1 1, 1 6 1, 3 6 1, 3 1 1)',
-                                   (SELECT geom FROM bodies WHERE name = 'cube'));
+                                   (SELECT geom FROM solid_bodies WHERE name = 'cube'));
 -- Starting inside, and lying along a face (the boundary counts as inside).
-SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(2 2 2, 2 2 -3)', (SELECT geom FROM bodies WHERE name = 'cube'));
-SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(-1 0 2, 5 0 2)', (SELECT geom FROM bodies WHERE name = 'cube'));
+SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(2 2 2, 2 2 -3)', (SELECT geom FROM solid_bodies WHERE name = 'cube'));
+SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(-1 0 2, 5 0 2)', (SELECT geom FROM solid_bodies WHERE name = 'cube'));
 -- Grazing a vertex: a zero-length interval; missing by one ulp: nothing.
-SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(-1 -1 3, 1 1 5)', (SELECT geom FROM bodies WHERE name = 'cube'));
+SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(-1 -1 3, 1 1 5)', (SELECT geom FROM solid_bodies WHERE name = 'cube'));
 SELECT count(*) FROM ST_ExactIntercepts3D(ST_MakeLine(ST_MakePoint(-1, -1, 3.0), ST_MakePoint(1, 1, 5 + 2^(-50))),
-                                          (SELECT geom FROM bodies WHERE name = 'cube'));
+                                          (SELECT geom FROM solid_bodies WHERE name = 'cube'));
 -- Through the octahedron at UTM coordinates, along the x axis: in at 2 m, out at 18 m.
 SELECT * FROM ST_ExactIntercepts3D('LINESTRING Z(499990 7000000 -500, 500010 7000000 -500)',
-                                   (SELECT geom FROM bodies WHERE name = 'octa'));
+                                   (SELECT geom FROM solid_bodies WHERE name = 'octa'));
 -- A face at x = 1/3 (its nearest double): entry depth 4/3 m, within one rounding.
 SELECT abs(from_m - 4.0/3) < 3e-16 AS entry_exact_enough, to_m
 FROM ST_ExactIntercepts3D('LINESTRING Z(-1 2 2, 5 2 2)',
-                          (SELECT ST_Translate(geom, 1.0/3, 0, 0) FROM bodies WHERE name = 'cube'));
+                          (SELECT ST_Translate(geom, 1.0/3, 0, 0) FROM solid_bodies WHERE name = 'cube'));
