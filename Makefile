@@ -17,7 +17,7 @@ CUDA_SRCS   = $(sort $(wildcard cuda/*.cu))
 
 DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql
 # pg_regress suite, in order (install first); test files are sql/<name>.sql.
-REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong solid \
+REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong solid solid_join \
               index_support cache stats join
 REGRESS_OPTS = --inputdir=.
 EXTRA_CLEAN = test/engine/bin bench/bin demo/bin $(CUDA_SRCS:.cu=.o)
@@ -66,6 +66,10 @@ include $(PGXS)
 cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/engine/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+# Headers are shared widely and small: any change rebuilds the C objects
+# (PGXS tracks no header dependencies unless PostgreSQL was configured to).
+$(filter %.o,$(OBJS)): $(wildcard src/engine/*.h src/pg/*.h)
 
 # PGXS compiles C with its own CFLAGS (which keep -fexcess-precision=standard
 # and add no fast-math); ours are appended above.

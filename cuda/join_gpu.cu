@@ -46,8 +46,6 @@ struct join_result
 };
 
 /* Copy a set's arrays to the device: directly when pinned, else staged. */
-static void upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s);
-
 static int
 bits_for(uint32_t n)
 {
@@ -58,8 +56,8 @@ bits_for(uint32_t n)
 	return b;
 }
 
-static void
-upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s)
+void
+exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s)
 {
 	size_t		xyz_bytes = sizeof(double) * 3 * (size_t) S->nverts;
 	size_t		idx_bytes = sizeof(uint32_t) * (size_t) S->arity * S->nprims;
@@ -200,8 +198,8 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	char	   *staging = pinned_in ? nullptr
 		: (char *) exg_pinned_get(EXG_PINNED_UPLOAD, bytes_a + bytes_b + 64);
 
-	upload_side(a, A, staging, s);
-	upload_side(b, B, staging ? staging + bytes_a : nullptr, s);
+	exg_gpu_upload_side(a, A, staging, s);
+	exg_gpu_upload_side(b, B, staging ? staging + bytes_a : nullptr, s);
 	clk.mark(1 + EXG_PHASE_UPLOAD, s);
 
 	/* ---- classify: vertex box, origin, vertex records, primitives ---- */
@@ -647,8 +645,8 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 		std::vector<uint64_t> keys(n);
 
 		snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
-		upload_side(a, A, staging, s);
-		upload_side(b, B, staging + bytes_a, s);
+		exg_gpu_upload_side(a, A, staging, s);
+		exg_gpu_upload_side(b, B, staging + bytes_a, s);
 		exg_gpu_vertex_box(a, b, misc.p, s);
 		EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
 		EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));

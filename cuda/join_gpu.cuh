@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "gpu_runtime.cuh"
+#include "join.h"
 #include "join_grid.h"
 #include "predicates_gpu.cuh"
 
@@ -40,6 +41,11 @@ struct exg_gpu_side
 	exg_dbuf<uint32_t> cell_items;
 	uint64_t	nentries;
 };
+
+/* Copy a primitive set to the device; pageable input goes through staging
+ * (pinned, at least the set's bytes), pinned input is copied as is. */
+void		exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging,
+								cudaStream_t s);
 
 /* Joint box of the vertices of both sets: 6 doubles, written to box_d. */
 void		exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d,

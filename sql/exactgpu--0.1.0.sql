@@ -160,7 +160,8 @@ CREATE FUNCTION exactgpu_last_join_stats(
 	OUT join_ms float8,
 	OUT total_ms float8,
 	OUT waves integer,
-	OUT splits integer)
+	OUT splits integer,
+	OUT contained_pairs bigint)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
@@ -196,3 +197,44 @@ CREATE FUNCTION ST_ExactIntercepts3D(hole geometry, solid geometry,
 	AS 'MODULE_PATHNAME', 'exactgpu_intercepts_3d'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	ROWS 2;
+
+-- Batch point-in-solid: (point row, body row) for every point inside or on a
+-- closed body; points_sql / solids_sql yield (id bigint, geom geometry).
+CREATE FUNCTION ST_ExactLocate3DJoin(points_sql text, solids_sql text)
+	RETURNS TABLE (point_id bigint, solid_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactLocate3DJoin(points exactgpu_batch, solids exactgpu_batch)
+	RETURNS TABLE (point_id bigint, solid_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- Batch intercepts: for every hole that meets a body or starts inside it
+-- (bodies are volumes here, flagged solid or not), the along-hole intervals
+-- inside the body. holes_sql / solids_sql yield (id bigint, geom geometry);
+-- holes are LINESTRINGs, bodies closed surfaces.
+CREATE FUNCTION ST_ExactIntercepts3DJoin(holes_sql text, solids_sql text)
+	RETURNS TABLE (hole_id bigint, solid_id bigint, from_m float8, to_m float8)
+	LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000
+	AS $$
+DECLARE
+	collars text := format('SELECT id, ST_StartPoint(geom) FROM (%s) AS holes', holes_sql);
+BEGIN
+	RETURN QUERY EXECUTE format(
+		'WITH h AS MATERIALIZED (%s), s AS MATERIALIZED (%s),
+		 pairs AS (SELECT left_id AS hid, right_id AS sid FROM ST_ExactIntersects3DJoin(%L, %L)
+		           UNION
+		           SELECT point_id, solid_id FROM ST_ExactLocate3DJoin(%L, %L))
+		 SELECT p.hid, p.sid, i.from_m, i.to_m
+		 FROM pairs p
+		 JOIN h ON h.id = p.hid
+		 JOIN s ON s.id = p.sid
+		 CROSS JOIN LATERAL ST_ExactIntercepts3D(h.geom, s.geom) i
+		 ORDER BY 1, 2, 3',
+		holes_sql, solids_sql, holes_sql, solids_sql, collars, solids_sql);
+END;
+$$;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "locate_join.h"
 #include "triangulate.h"
 
 void
@@ -23,6 +24,7 @@ exg_batch_free(exg_batch *b)
 	free(b->xyz);
 	free(b->tri);
 	free(b->owner);
+	free(b->solid);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -219,6 +221,10 @@ exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 
 	if (b->nrows >= UINT32_MAX - 1)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
+	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1, &b->solid_cap))
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	b->solid[b->nrows] = b->naxes == 3 && s->is_solid;
+	b->nsolid += b->solid[b->nrows];
 	st = b->naxes == 3 ? add_3d(b, s, err) : add_2d(b, s, err);
 	b->nrows++;
 	return st;
@@ -241,6 +247,116 @@ cmp_u64(const void *x, const void *y)
 	return (a > c) - (a < c);
 }
 
+/* The triangles of B's rows (all, or only those flagged solid), body = row. */
+static exg_status
+solid_set_of(const exg_batch *B, bool only_flagged, exg_solid_set *S, uint32_t **tri,
+			 uint32_t **body, exg_error *err)
+{
+	size_t		i,
+				n = 0;
+
+	*tri = malloc(sizeof(uint32_t) * 3 * (B->nprims ? B->nprims : 1));
+	*body = malloc(sizeof(uint32_t) * (B->nprims ? B->nprims : 1));
+	if (*tri == NULL || *body == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting solids");
+	for (i = 0; i < B->nprims; i++)
+	{
+		if (only_flagged && !B->solid[B->owner[i]])
+			continue;
+		memcpy(&(*tri)[3 * n], &B->tri[3 * i], 3 * sizeof(uint32_t));
+		(*body)[n++] = B->owner[i];
+	}
+	S->tris.xyz = B->xyz;
+	S->tris.nverts = (uint32_t) B->nverts;
+	S->tris.vidx = *tri;
+	S->tris.nprims = (uint32_t) n;
+	S->tris.arity = 3;
+	S->body = *body;
+	S->nbodies = (uint32_t) B->nrows;
+	return EXG_OK;
+}
+
+/* The first vertex of every primitive of P, as points. */
+static double *
+points_of(const exg_batch *P)
+{
+	double	   *pts = malloc(sizeof(double) * 3 * (P->nprims ? P->nprims : 1));
+	size_t		i;
+
+	if (pts != NULL)
+		for (i = 0; i < P->nprims; i++)
+			memcpy(&pts[3 * i], &P->xyz[3 * (size_t) P->tri[3 * i]], 3 * sizeof(double));
+	return pts;
+}
+
+/*
+ * Append to rows (capacity grown as needed) the row pairs of points of P in
+ * bodies of B; point_left says whether P is the left side of the pairs.
+ */
+static exg_status
+append_located(const exg_batch *P, const exg_batch *B, bool only_flagged, bool point_left,
+			   const exg_join_options *opt, uint64_t **rows, size_t *n, exg_join_stats *stats,
+			   exg_error *err)
+{
+	exg_solid_set S;
+	uint32_t   *tri = NULL,
+			   *body = NULL;
+	double	   *pts = NULL;
+	exg_pair   *pairs = NULL;
+	size_t		np = 0,
+				i;
+	uint64_t   *grown;
+	exg_status	st;
+
+	if ((st = solid_set_of(B, only_flagged, &S, &tri, &body, err)) != EXG_OK)
+		goto done;
+	if ((pts = points_of(P)) == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting points");
+		goto done;
+	}
+	if ((st = exg_locate_join(pts, (uint32_t) P->nprims, &S, opt, &pairs, &np, stats, err)) != EXG_OK)
+	{
+		if (err && err->row)
+			err->side = point_left ? 1 : 0;
+		goto done;
+	}
+	grown = realloc(*rows, sizeof(uint64_t) * (*n + np + 1));
+	if (grown == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
+		goto done;
+	}
+	*rows = grown;
+	for (i = 0; i < np; i++)
+	{
+		uint64_t	prow = P->owner[pairs[i].a],
+					brow = pairs[i].b;
+
+		(*rows)[(*n)++] = point_left ? (prow << 32) | brow : (brow << 32) | prow;
+	}
+done:
+	exg_join_pairs_free(pairs);
+	free(pts);
+	free(tri);
+	free(body);
+	return st;
+}
+
+/* Sort and drop repeats. */
+static size_t
+sort_unique(uint64_t *rows, size_t n)
+{
+	size_t		i,
+				m = 0;
+
+	qsort(rows, n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (m == 0 || rows[i] != rows[m - 1])
+			rows[m++] = rows[i];
+	return m;
+}
+
 exg_status
 exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *opt,
 			   uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats, exg_error *err)
@@ -248,14 +364,17 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	exg_prim_set A = exg_batch_prims(L),
 				B = exg_batch_prims(R);
 	exg_pair   *pairs = NULL;
+	exg_join_stats local;
 	size_t		n = 0,
 				i,
-				m = 0;
+				direct;
 	uint64_t   *rows;
 	exg_status	st;
 
 	*rows_out = NULL;
 	*nrows_out = 0;
+	if (stats == NULL)
+		stats = &local;
 	st = exg_join(&A, &B, opt, &pairs, &n, stats, err);
 	if (st != EXG_OK)
 		return st;
@@ -268,12 +387,86 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	for (i = 0; i < n; i++)
 		rows[i] = ((uint64_t) L->owner[pairs[i].a] << 32) | R->owner[pairs[i].b];
 	exg_join_pairs_free(pairs);
-	/* primitive pairs are sorted by left primitive, so rows are nearly sorted */
-	qsort(rows, n, sizeof(uint64_t), cmp_u64);
-	for (i = 0; i < n; i++)
-		if (m == 0 || rows[i] != rows[m - 1])
-			rows[m++] = rows[i];
+	n = direct = sort_unique(rows, n);
+
+	/* solids are volumes: what lies inside one meets it without touching it */
+	for (int side = 0; side < 2 && st == EXG_OK; side++)
+	{
+		const exg_batch *solids = side == 0 ? R : L;
+		const exg_batch *others = side == 0 ? L : R;
+		exg_join_stats ls;
+
+		if (solids->nsolid == 0 || others->nprims == 0)
+			continue;
+		st = append_located(others, solids, true, side == 0, opt, &rows, &n, &ls, err);
+		for (int k = 0; k < EXG_JOIN_PHASES; k++)
+			stats->phase_ns[k] += ls.phase_ns[k];
+		stats->total_ns += ls.total_ns;
+		stats->exact_pairs += ls.exact_pairs;
+	}
+	if (st != EXG_OK)
+	{
+		free(rows);
+		return st;
+	}
+	n = sort_unique(rows, n);
+	stats->contained = n - direct;
 	*rows_out = rows;
-	*nrows_out = m;
+	*nrows_out = n;
+	return EXG_OK;
+}
+
+/* Name the row of a failure (see exg_error). */
+static exg_status
+row_error(exg_error *err, uint32_t row, int side)
+{
+	if (err)
+	{
+		err->row = (uint64_t) row + 1;
+		err->side = side;
+		return err->status;
+	}
+	return EXG_ERR_ARGUMENT;
+}
+
+exg_status
+exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options *opt,
+				 uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats, exg_error *err)
+{
+	uint64_t   *rows = NULL;
+	size_t		n = 0,
+				i;
+	exg_status	st;
+
+	*rows_out = NULL;
+	*nrows_out = 0;
+	for (i = 0; i < P->nprims; i++)
+		if (P->tri[3 * i] != P->tri[3 * i + 1] || P->tri[3 * i] != P->tri[3 * i + 2])
+		{
+			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the points is not a point");
+			return row_error(err, P->owner[i], 0);
+		}
+	for (i = 0; i < B->nprims; i++)
+	{
+		bool		surface = false;
+		size_t		j;
+
+		for (j = i; j < B->nprims && B->owner[j] == B->owner[i]; j++)
+			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
+		if (!surface)
+		{
+			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the bodies is not a surface");
+			return row_error(err, B->owner[i], 1);
+		}
+		i = j - 1;
+	}
+	st = append_located(P, B, false, true, opt, &rows, &n, stats, err);
+	if (st != EXG_OK)
+	{
+		free(rows);
+		return st;
+	}
+	*rows_out = rows;
+	*nrows_out = sort_unique(rows, n);
 	return EXG_OK;
 }

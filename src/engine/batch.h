@@ -33,6 +33,9 @@ typedef struct exg_batch
 	size_t		verts_cap;
 	uint32_t   *tri;			/* 3 vertex indices per primitive */
 	uint32_t   *owner;			/* row of each primitive */
+	uint8_t    *solid;			/* per row: flagged solid (3D batches only) */
+	size_t		solid_cap;
+	size_t		nsolid;			/* rows flagged solid */
 	size_t		nprims;
 	size_t		prims_cap;
 	size_t		nrows;			/* rows added, empty ones included */
@@ -49,11 +52,24 @@ exg_prim_set exg_batch_prims(const exg_batch *b);
 
 /*
  * Join two batches: the row pairs (left row, right row) that intersect,
- * each once, sorted; packed as (left << 32) | right, malloc'ed.
+ * each once, sorted; packed as (left << 32) | right, malloc'ed. A row
+ * flagged solid is its volume: rows of the other side lying inside it
+ * (found by locating one vertex of each primitive) intersect it too;
+ * stats->contained counts those pairs.
  */
 exg_status	exg_batch_join(const exg_batch *L, const exg_batch *R,
 						   const exg_join_options *opt, uint64_t **rows_out,
 						   size_t *nrows_out, exg_join_stats *stats, exg_error *err);
+
+/*
+ * Point-in-solid join of batches: (point row, body row) for every point of
+ * P inside or on the closed surface of a row of B, each once, sorted, packed
+ * as in exg_batch_join. P's primitives must all be points; B's rows must be
+ * closed surfaces (flagged solid or not).
+ */
+exg_status	exg_batch_locate(const exg_batch *P, const exg_batch *B,
+							 const exg_join_options *opt, uint64_t **rows_out,
+							 size_t *nrows_out, exg_join_stats *stats, exg_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef EXG_STATUS_H
 #define EXG_STATUS_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,6 +35,10 @@ typedef struct exg_error
 {
 	exg_status	status;
 	char		message[EXG_ERROR_MESSAGE_LEN];
+	/* batch functions: 1 + the input row the failure concerns (0: none),
+	 * and its side (0 left or points, 1 right or bodies) */
+	uint64_t	row;
+	int			side;
 } exg_error;
 
 /* Record a failure in *err (may be NULL) and return st, printf-style. */

@@ -13,6 +13,7 @@
 
 #include "exg_status.h"
 #include "join.h"
+#include "locate_join.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,11 @@ exg_status	exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B,
 exg_status	exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B,
 							   const exg_pair *pairs, size_t n, const exg_join_options *opt,
 							   uint8_t *result, exg_join_stats *stats, exg_error *err);
+
+/* exg_locate_join on the GPU (inputs already checked). */
+exg_status	exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
+						   const exg_join_options *opt, exg_pair **pairs_out,
+						   size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
 /*
  * Host memory for join inputs: page-locked when a GPU is usable (the join

@@ -773,6 +773,9 @@ LG_NAME(simplex_simplex_2d)(const LG_NAME(simplex) *A, const LG_NAME(simplex) *B
 	}
 }
 
+/* Point location by ray parity, on the same signs. */
+#include "locate_logic.h"
+
 #undef LG_OPPOSITE
 #undef LG_UNK
 #ifdef LG_PT_DEFAULTED

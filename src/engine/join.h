@@ -93,6 +93,7 @@ typedef struct exg_join_stats
 	uint64_t	exact_pairs;	/* pairs decided with GMP */
 	uint32_t	waves;			/* candidate chunks processed */
 	uint32_t	splits;			/* times the input was split to fit the GPU */
+	uint64_t	contained;		/* batch joins: row pairs found inside a solid */
 	bool		used_gpu;
 	char		device_name[96];
 } exg_join_stats;

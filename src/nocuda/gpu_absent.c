@@ -47,6 +47,21 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
 }
 
+exg_status
+exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
+			   const exg_join_options *opt, exg_pair **pairs_out, size_t *npairs_out,
+			   exg_join_stats *stats, exg_error *err)
+{
+	(void) pts;
+	(void) npts;
+	(void) S;
+	(void) opt;
+	(void) pairs_out;
+	(void) npairs_out;
+	(void) stats;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}
+
 void *
 exg_host_alloc(size_t bytes)
 {

@@ -81,8 +81,8 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	const ExactgpuJoinReport *r = &exactgpu_last_join;
 	const exg_join_stats *s = &r->stats;
 	TupleDesc	tupdesc;
-	Datum		v[23];
-	bool		n[23] = {0};
+	Datum		v[24];
+	bool		n[24] = {0};
 	int			i = 0;
 	char		grid[64];
 
@@ -120,5 +120,6 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	v[i++] = Float8GetDatum(r->total_ms);
 	v[i++] = Int32GetDatum((int32) s->waves);
 	v[i++] = Int32GetDatum((int32) s->splits);
+	v[i++] = Int64GetDatum((int64) s->contained);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, n)));
 }

@@ -32,7 +32,7 @@ typedef struct ExactgpuJoinReport
 	double		read_ms;		/* reading and flattening both inputs */
 	double		join_ms;		/* the engine join */
 	double		total_ms;
-	char		semantics[16];	/* "3D" or "2D" */
+	char		semantics[32];	/* "3D", "2D" or "3D point in solid" */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

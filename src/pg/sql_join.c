@@ -35,6 +35,8 @@ PG_FUNCTION_INFO_V1(exactgpu_join3d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_join2d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_join3d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_join2d_batch);
+PG_FUNCTION_INFO_V1(exactgpu_locate3d_sql);
+PG_FUNCTION_INFO_V1(exactgpu_locate3d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_batch_in);
 PG_FUNCTION_INFO_V1(exactgpu_batch_out);
 PG_FUNCTION_INFO_V1(exactgpu_batch_accum);
@@ -266,9 +268,13 @@ cmp_pairs(const void *x, const void *y)
 	return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* Join the two sides and fill the SRF's tuplestore with (left_id, right_id). */
+/*
+ * Join the two sides and fill the SRF's tuplestore with (left_id, right_id):
+ * intersecting rows, or with locate, points in closed bodies.
+ */
 static void
-join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, uint64 t_start, const char *context)
+join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, bool locate, uint64 t_start,
+			  const char *context)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ExactgpuJoinReport *rep = &exactgpu_last_join;
@@ -292,7 +298,8 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, uint64 t_start, const
 	rep->right_rows = js->side[1].nids;
 	rep->left_prims = js->side[0].batch.nprims;
 	rep->right_prims = js->side[1].batch.nprims;
-	snprintf(rep->semantics, sizeof(rep->semantics), "%s", js->side[0].batch.naxes == 3 ? "3D" : "2D");
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
+			 locate ? "3D point in solid" : (js->side[0].batch.naxes == 3 ? "3D" : "2D"));
 	t_join = exg_now_ns();
 	rep->read_ms = (t_join - t_start) / 1e6;
 	if (exactgpu_progress)
@@ -303,9 +310,22 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, uint64 t_start, const
 						rep->read_ms)));
 
 	exactgpu_join_options(&opt);
-	if (exg_batch_join(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
-					   &rep->stats, &err) != EXG_OK)
+	if ((locate ? exg_batch_locate(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
+								   &rep->stats, &err)
+		 : exg_batch_join(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
+						  &rep->stats, &err)) != EXG_OK)
+	{
+		/* name the row by its id */
+		if (err.row > 0 && err.row <= js->side[err.side != 0].nids)
+		{
+			size_t		len = strlen(err.message);
+
+			snprintf(err.message + len, sizeof(err.message) - len, " (id %lld of the %s input)",
+					 (long long) js->side[err.side != 0].ids[err.row - 1],
+					 err.side ? "right" : "left");
+		}
 		exactgpu_report(&err, context);
+	}
 	rep->join_ms = (exg_now_ns() - t_join) / 1e6;
 	if (exactgpu_progress)
 		ereport(NOTICE,
@@ -348,7 +368,7 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, uint64 t_start, const
 }
 
 static Datum
-join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
+join_sql(FunctionCallInfo fcinfo, int naxes, bool locate, const char *context)
 {
 	uint64		t0 = exg_now_ns();
 	char	   *left_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
@@ -360,12 +380,12 @@ join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 	side_read_sql(&js->side[0], left_sql, "left", context);
 	side_read_sql(&js->side[1], right_sql, "right", context);
 	SPI_finish();
-	join_and_emit(fcinfo, js, t0, context);
+	join_and_emit(fcinfo, js, locate, t0, context);
 	return (Datum) 0;
 }
 
 static Datum
-join_batches(FunctionCallInfo fcinfo, int naxes, const char *context)
+join_batches(FunctionCallInfo fcinfo, int naxes, bool locate, const char *context)
 {
 	uint64		t0 = exg_now_ns();
 	ExactJoinState  *js = join_state_new(naxes);
@@ -374,32 +394,44 @@ join_batches(FunctionCallInfo fcinfo, int naxes, const char *context)
 
 	side_read_batch(&js->side[0], l, "left", context);
 	side_read_batch(&js->side[1], r, "right", context);
-	join_and_emit(fcinfo, js, t0, context);
+	join_and_emit(fcinfo, js, locate, t0, context);
 	return (Datum) 0;
 }
 
 Datum
 exactgpu_join3d_sql(PG_FUNCTION_ARGS)
 {
-	return join_sql(fcinfo, 3, "ST_ExactIntersects3DJoin");
+	return join_sql(fcinfo, 3, false, "ST_ExactIntersects3DJoin");
 }
 
 Datum
 exactgpu_join2d_sql(PG_FUNCTION_ARGS)
 {
-	return join_sql(fcinfo, 2, "ST_ExactIntersectsJoin");
+	return join_sql(fcinfo, 2, false, "ST_ExactIntersectsJoin");
 }
 
 Datum
 exactgpu_join3d_batch(PG_FUNCTION_ARGS)
 {
-	return join_batches(fcinfo, 3, "ST_ExactIntersects3DJoin");
+	return join_batches(fcinfo, 3, false, "ST_ExactIntersects3DJoin");
 }
 
 Datum
 exactgpu_join2d_batch(PG_FUNCTION_ARGS)
 {
-	return join_batches(fcinfo, 2, "ST_ExactIntersectsJoin");
+	return join_batches(fcinfo, 2, false, "ST_ExactIntersectsJoin");
+}
+
+Datum
+exactgpu_locate3d_sql(PG_FUNCTION_ARGS)
+{
+	return join_sql(fcinfo, 3, true, "ST_ExactLocate3DJoin");
+}
+
+Datum
+exactgpu_locate3d_batch(PG_FUNCTION_ARGS)
+{
+	return join_batches(fcinfo, 3, true, "ST_ExactLocate3DJoin");
 }
 
 /* ---- ST_ExactBatch(id, geom) aggregate ---- */

@@ -1,0 +1,479 @@
+/*
+ * locate_join.c — batch point-in-solid: entry point, checks, the CPU
+ * back-end and the exact settling of pairs the GPU left undecided.
+ */
+#include "locate_join.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cancel.h"
+#include "gpu.h"
+#include "interval_double.h"
+#include "join_internal.h"
+#include "mesh_edges.h"
+#include "parallel.h"
+#include "predicates_cpu.h"
+#include "stats.h"
+
+#define POINTS_PER_TASK 4096
+
+typedef struct pair_buffer
+{
+	exg_pair   *p;
+	size_t		n;
+	size_t		cap;
+} pair_buffer;
+
+static bool
+pair_push(pair_buffer *h, uint32_t a, uint32_t b)
+{
+	if (h->n == h->cap)
+	{
+		size_t		ncap = h->cap ? 2 * h->cap : 256;
+		exg_pair   *np = realloc(h->p, ncap * sizeof(exg_pair));
+
+		if (np == NULL)
+			return false;
+		h->p = np;
+		h->cap = ncap;
+	}
+	h->p[h->n].a = a;
+	h->p[h->n].b = b;
+	h->n++;
+	return true;
+}
+
+void
+exg_locate_grid(exg_grid *g, const double *box, const double *mean_extent, uint64_t ntris,
+				uint32_t target_cells)
+{
+	double		flat[6] = {box[0], box[1], 0, box[3], box[4], 0};
+	double		mean[3] = {mean_extent[0], mean_extent[1], 0};
+
+	/* A column holds every layer of the surface above it: a cell per two
+	 * triangles keeps columns short without entering triangles many times. */
+	exg_grid_choose(g, flat, ntris, mean, target_cells ? target_cells : (uint32_t) (ntris / 2 + 1));
+}
+
+static inline uint32_t
+column_of(const exg_grid *g, const double *p, const double *origin)
+{
+	return exg_grid_cell_id(g, exg_grid_axis(g, 0, p[0] - origin[0]),
+							exg_grid_axis(g, 1, p[1] - origin[1]), 0);
+}
+
+static const double *
+tri_box(const exg_prim_set *T, uint32_t t, double *box)
+{
+	const uint32_t *v = &T->vidx[3 * (size_t) t];
+
+	for (int k = 0; k < 3; k++)
+	{
+		double		a = T->xyz[3 * (size_t) v[0] + k],
+					b = T->xyz[3 * (size_t) v[1] + k],
+					c = T->xyz[3 * (size_t) v[2] + k];
+
+		box[k] = a < b ? (a < c ? a : c) : (b < c ? b : c);
+		box[3 + k] = a > b ? (a > c ? a : c) : (b > c ? b : c);
+	}
+	return box;
+}
+
+/*
+ * Walk one column for point p (index pi): report (pi, body) for each body
+ * that holds p, or only body `want` when want != UINT32_MAX. Triangles are
+ * classified on the fly when prims is NULL. Assumes upward rounding.
+ * Returns the number of triangle tests, or -1 when out of memory.
+ */
+static long
+walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim *prims,
+			const double *boxes, const uint32_t *items, uint32_t nitems, uint32_t want,
+			pair_buffer *out)
+{
+	const exg_prim_set *T = &S->tris;
+	exg_cpu_simplex sx;
+	uint32_t	cur = UINT32_MAX,
+				e;
+	int			parity = 0,
+				on = 0;
+	long		tests = 0;
+
+	for (e = 0; e <= nitems; e++)
+	{
+		uint32_t	t = e < nitems ? items[e] : UINT32_MAX;
+		uint32_t	b = e < nitems ? S->body[t] : UINT32_MAX;
+		exg_prim	local;
+		double		lbox[6];
+		const exg_prim *pr;
+		const double *bx;
+		int			r;
+
+		if (b != cur)
+		{
+			if (cur != UINT32_MAX && (on || parity) && !pair_push(out, pi, cur))
+				return -1;
+			cur = b;
+			parity = on = 0;
+		}
+		if (t == UINT32_MAX || on || (want != UINT32_MAX && b != want))
+			continue;
+		bx = prims ? &boxes[6 * (size_t) t] : tri_box(T, t, lbox);
+		if (p[0] < bx[0] || p[0] > bx[3] || p[1] < bx[1] || p[1] > bx[4] || p[2] > bx[5])
+			continue;
+		pr = prims ? &prims[t] : NULL;
+		if (!prims)
+		{
+			exg_join_classify(T, t, &local, lbox);
+			pr = &local;
+		}
+		tests++;
+		sx.kind = pr->kind;
+		sx.k = pr->k;
+		sx.s = pr->s;
+		sx.v[0] = &T->xyz[3 * (size_t) pr->v[0]];
+		sx.v[1] = &T->xyz[3 * (size_t) pr->v[1]];
+		sx.v[2] = &T->xyz[3 * (size_t) pr->v[2]];
+		r = exg_cpu_ray_simplex(p, &sx);
+		if (r == EXG_RAY_ON)
+			on = 1;
+		else if (r == EXG_RAY_CROSS)
+			parity ^= 1;
+	}
+	return tests;
+}
+
+/* Column grid (origin 0) over classified triangles: cell_start, items. */
+static exg_status
+build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells, exg_grid *g,
+			  uint32_t **cell_start, uint32_t **items, exg_error *err)
+{
+	uint32_t	n = S->tris.nprims,
+				t,
+				ncells;
+	double		box[6] = {0, 0, 0, 0, 0, 0},
+				mean[3] = {0, 0, 0};
+	uint64_t	total = 0;
+	uint32_t   *cursor;
+
+	for (t = 0; t < n; t++)
+	{
+		const double *b = &boxes[6 * (size_t) t];
+		int			k;
+
+		for (k = 0; k < 3; k++)
+		{
+			box[k] = (t == 0 || b[k] < box[k]) ? b[k] : box[k];
+			box[3 + k] = (t == 0 || b[3 + k] > box[3 + k]) ? b[3 + k] : box[3 + k];
+			mean[k] += (b[3 + k] - b[k]) / n;
+		}
+	}
+	exg_locate_grid(g, box, mean, n, target_cells);
+	ncells = (uint32_t) g->dims[0] * (uint32_t) g->dims[1];
+	*cell_start = calloc((size_t) ncells + 1, sizeof(uint32_t));
+	cursor = malloc(sizeof(uint32_t) * ((size_t) ncells + 1));
+	if (*cell_start == NULL || cursor == NULL)
+	{
+		free(cursor);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory building the column grid");
+	}
+	/* count, scan, fill: in triangle order, so each column lists its
+	 * triangles sorted, hence grouped by body */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (t = 0; t < n; t++)
+		{
+			const double *b = &boxes[6 * (size_t) t];
+			int32_t		x0 = exg_grid_axis(g, 0, b[0]),
+						x1 = exg_grid_axis(g, 0, b[3]),
+						y0 = exg_grid_axis(g, 1, b[1]),
+						y1 = exg_grid_axis(g, 1, b[4]);
+
+			for (int32_t y = y0; y <= y1; y++)
+				for (int32_t x = x0; x <= x1; x++)
+				{
+					uint32_t	c = exg_grid_cell_id(g, x, y, 0);
+
+					if (pass == 0)
+						(*cell_start)[c + 1]++;
+					else
+						(*items)[cursor[c]++] = t;
+				}
+		}
+		if (pass == 0)
+		{
+			for (t = 0; t < ncells; t++)
+				(*cell_start)[t + 1] += (*cell_start)[t];
+			total = (*cell_start)[ncells];
+			memcpy(cursor, *cell_start, sizeof(uint32_t) * ncells);
+			*items = malloc(sizeof(uint32_t) * (total ? total : 1));
+			if (*items == NULL)
+			{
+				free(cursor);
+				return exg_fail(err, EXG_ERR_NOMEM, "out of memory building the column grid");
+			}
+		}
+	}
+	free(cursor);
+	return EXG_OK;
+}
+
+/* Concatenate per-task buffers (in task order, so the pairs stay sorted). */
+static exg_status
+gather(pair_buffer *bufs, size_t nbufs, exg_pair **pairs_out, size_t *npairs_out, exg_error *err)
+{
+	size_t		total = 0,
+				i,
+				m = 0;
+
+	for (i = 0; i < nbufs; i++)
+		total += bufs[i].n;
+	*pairs_out = malloc(sizeof(exg_pair) * (total ? total : 1));
+	if (*pairs_out == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting pairs");
+	for (i = 0; i < nbufs; i++)
+	{
+		if (bufs[i].n)
+			memcpy(*pairs_out + m, bufs[i].p, sizeof(exg_pair) * bufs[i].n);
+		m += bufs[i].n;
+	}
+	*npairs_out = total;
+	return EXG_OK;
+}
+
+static exg_status
+locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_join_options *opt,
+		   exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *st, exg_error *err)
+{
+	int			threads = exg_threads(opt->worker_threads);
+	uint32_t	n = S->tris.nprims;
+	exg_prim   *prims = malloc(sizeof(exg_prim) * (n ? n : 1));
+	double	   *boxes = malloc(sizeof(double) * 6 * (n ? n : 1));
+	uint32_t   *cell_start = NULL,
+			   *items = NULL;
+	size_t		ntasks = ((size_t) npts + POINTS_PER_TASK - 1) / POINTS_PER_TASK;
+	pair_buffer *bufs = calloc(ntasks ? ntasks : 1, sizeof(pair_buffer));
+	exg_grid	g;
+	double		zero[3] = {0, 0, 0};
+	int			failed = 0;
+	uint64_t	tests = 0,
+				t0 = exg_now_ns();
+	exg_status	rc = EXG_OK;
+	long		i;
+
+	if (prims == NULL || boxes == NULL || bufs == NULL)
+	{
+		rc = exg_fail(err, EXG_ERR_NOMEM, "out of memory locating points");
+		goto done;
+	}
+#pragma omp parallel num_threads(threads)
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+#pragma omp for schedule(static)
+		for (i = 0; i < (long) n; i++)
+			exg_join_classify(&S->tris, (uint32_t) i, &prims[i], &boxes[6 * i]);
+		exg_round_restore(saved);
+	}
+	st->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t0;
+	t0 = exg_now_ns();
+	if ((rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err)) != EXG_OK)
+		goto done;
+	memcpy(st->grid_dims, g.dims, sizeof(g.dims));
+	st->grid_entries = cell_start[(size_t) g.dims[0] * g.dims[1]];
+	st->phase_ns[EXG_PHASE_GRID] = exg_now_ns() - t0;
+	t0 = exg_now_ns();
+
+#pragma omp parallel num_threads(threads) reduction(+:tests)
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+#pragma omp for schedule(dynamic, 1)
+		for (i = 0; i < (long) ntasks; i++)
+		{
+			uint32_t	p0 = (uint32_t) i * POINTS_PER_TASK,
+						p1 = p0 + POINTS_PER_TASK < npts ? p0 + POINTS_PER_TASK : npts;
+
+			if (exg_flag_get(&failed))
+				continue;
+			if (exg_cancel_requested())
+			{
+				exg_flag_set(&failed);
+				continue;
+			}
+			for (uint32_t p = p0; p < p1; p++)
+			{
+				const double *pt = &pts[3 * (size_t) p];
+				uint32_t	c = column_of(&g, pt, zero);
+				long		k = walk_column(pt, p, S, prims, boxes, &items[cell_start[c]],
+											cell_start[c + 1] - cell_start[c], UINT32_MAX,
+											&bufs[i]);
+
+				if (k < 0)
+				{
+					exg_flag_set(&failed);
+					break;
+				}
+				tests += (uint64_t) k;
+			}
+		}
+		exg_round_restore(saved);
+	}
+	st->phase_ns[EXG_PHASE_TEST] = exg_now_ns() - t0;
+	st->candidates = tests;
+	if (failed)
+	{
+		rc = exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
+			: exg_fail(err, EXG_ERR_NOMEM, "out of memory locating points");
+		goto done;
+	}
+	rc = gather(bufs, ntasks, pairs_out, npairs_out, err);
+done:
+	for (size_t k = 0; bufs && k < ntasks; k++)
+		free(bufs[k].p);
+	free(bufs);
+	free(prims);
+	free(boxes);
+	free(cell_start);
+	free(items);
+	return rc;
+}
+
+exg_status
+exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid *g,
+					   const double *origin, const uint32_t *cell_start, const uint32_t *items,
+					   const exg_pair *pairs, size_t n, int threads, exg_pair *out,
+					   size_t *nout, exg_error *err)
+{
+	int			failed = 0;
+	size_t		m = 0;
+	long		i;
+
+#pragma omp parallel num_threads(exg_threads(threads))
+	{
+		exg_round_state saved = exg_round_up_enter();
+		pair_buffer one = {0};
+
+#pragma omp for schedule(dynamic, 16)
+		for (i = 0; i < (long) n; i++)
+		{
+			const double *pt = &pts[3 * (size_t) pairs[i].a];
+			uint32_t	c = column_of(g, pt, origin);
+
+			if (exg_flag_get(&failed))
+				continue;
+			if ((i & 255) == 0 && exg_cancel_requested())
+			{
+				exg_flag_set(&failed);
+				continue;
+			}
+			one.n = 0;
+			if (walk_column(pt, pairs[i].a, S, NULL, NULL, &items[cell_start[c]],
+							cell_start[c + 1] - cell_start[c], pairs[i].b, &one) < 0)
+				exg_flag_set(&failed);
+			else if (one.n)
+			{
+				size_t		slot = __atomic_fetch_add(&m, 1, __ATOMIC_RELAXED);
+
+				out[slot] = pairs[i];
+			}
+		}
+		free(one.p);
+		exg_round_restore(saved);
+	}
+	if (failed)
+		return exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
+			: exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");
+	*nout = m;
+	return EXG_OK;
+}
+
+/* Every body closed? EXG_ERR_INVALID naming the first that is not. */
+static exg_status
+check_closed(const exg_solid_set *S, exg_error *err)
+{
+	exg_edge_report *rep = malloc(sizeof(exg_edge_report) * (S->nbodies ? S->nbodies : 1));
+	exg_status	st;
+	uint32_t	b;
+
+	if (rep == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking bodies");
+	st = exg_mesh_edges(&S->tris, S->body, S->nbodies, rep, err);
+	for (b = 0; st == EXG_OK && b < S->nbodies; b++)
+		if (rep[b].odd)
+		{
+			st = exg_fail(err, EXG_ERR_INVALID,
+						  "a body is not closed: %llu edges (e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)) are used by an odd number of its triangles",
+						  (unsigned long long) rep[b].odd, rep[b].example[0], rep[b].example[1],
+						  rep[b].example[2], rep[b].example[3], rep[b].example[4], rep[b].example[5]);
+			if (err)
+			{
+				err->row = (uint64_t) b + 1;
+				err->side = 1;
+			}
+		}
+	free(rep);
+	return st;
+}
+
+exg_status
+exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
+				const exg_join_options *opt_in, exg_pair **pairs_out, size_t *npairs_out,
+				exg_join_stats *stats, exg_error *err)
+{
+	exg_join_options opt;
+	exg_join_stats local;
+	exg_error	gpu_err = {0};
+	exg_status	st;
+	uint64_t	t0 = exg_now_ns();
+	uint32_t	t;
+
+	if (opt_in)
+		opt = *opt_in;
+	else
+		exg_join_options_default(&opt);
+	if (stats == NULL)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	*pairs_out = NULL;
+	*npairs_out = 0;
+	if (S->tris.arity != 3)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "bodies must be given as triangles");
+	if ((st = exg_prim_set_check(&S->tris, "bodies", err)) != EXG_OK)
+		return st;
+	if (npts > 0 && pts == NULL)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "points: missing array");
+	for (t = 0; t < S->tris.nprims; t++)
+		if (S->body[t] >= S->nbodies || (t > 0 && S->body[t] < S->body[t - 1]))
+			return exg_fail(err, EXG_ERR_ARGUMENT,
+							"bodies: body ids must be non-decreasing and below %u", S->nbodies);
+	if ((st = check_closed(S, err)) != EXG_OK)
+		return st;
+	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t0;
+	if (npts == 0 || S->tris.nprims == 0)
+		return gather(NULL, 0, pairs_out, npairs_out, err);
+
+	if (opt.device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	{
+		st = exg_gpu_locate(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
+		stats->used_gpu = (st == EXG_OK);
+	}
+	else if (opt.device == EXG_DEVICE_GPU)
+		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
+						gpu_err.message);
+	else
+	{
+		st = locate_cpu(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
+		snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
+				 exg_threads(opt.worker_threads));
+	}
+	stats->total_ns = exg_now_ns() - t0;
+	if (st == EXG_OK)
+	{
+		stats->hits = *npairs_out;
+		if (stats->used_gpu)
+			exg_counters_local()->gpu_calls++;
+	}
+	return st;
+}

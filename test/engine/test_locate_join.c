@@ -1,0 +1,394 @@
+/*
+ * test_locate_join.c — the batch point-in-solid join against the row-level
+ * exact location (exg_solid_locate: a different method, segments to far
+ * points with exact retries and a BVH), on adversarial bodies and points:
+ * boxes and octahedra on a coarse dyadic grid (so points lie exactly on
+ * faces and edges and straight below vertices and edges, where the join's
+ * vertical ray is degenerate), bumpy spheres and tori (non-convex), nested
+ * and face-sharing bodies, the same at UTM offsets, and one-ulp nudges.
+ * Runs the CPU back-end, and the GPU one when a device is present.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom_prepared.h"
+#include "gpu.h"
+#include "locate_join.h"
+#include "solid.h"
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t
+next_u64(void)
+{
+	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+typedef struct mesh
+{
+	double	   *xyz;
+	uint32_t	nv,
+				cv;
+	uint32_t   *tri;
+	uint32_t   *body;
+	uint32_t	nt,
+				ct;
+	uint32_t	nbodies;
+} mesh;
+
+static uint32_t
+add_vertex(mesh *m, double x, double y, double z)
+{
+	if (m->nv == m->cv)
+	{
+		m->cv = m->cv ? 2 * m->cv : 1024;
+		m->xyz = realloc(m->xyz, sizeof(double) * 3 * m->cv);
+	}
+	m->xyz[3 * m->nv] = x;
+	m->xyz[3 * m->nv + 1] = y;
+	m->xyz[3 * m->nv + 2] = z;
+	return m->nv++;
+}
+
+static void
+add_tri(mesh *m, uint32_t a, uint32_t b, uint32_t c)
+{
+	if (m->nt == m->ct)
+	{
+		m->ct = m->ct ? 2 * m->ct : 1024;
+		m->tri = realloc(m->tri, sizeof(uint32_t) * 3 * m->ct);
+		m->body = realloc(m->body, sizeof(uint32_t) * m->ct);
+	}
+	m->tri[3 * m->nt] = a;
+	m->tri[3 * m->nt + 1] = b;
+	m->tri[3 * m->nt + 2] = c;
+	m->body[m->nt++] = m->nbodies;
+}
+
+/* Axis-aligned box [lo, hi], 12 triangles; the body number is taken after. */
+static void
+add_box(mesh *m, const double *o, const double *lo, const double *hi)
+{
+	uint32_t	v[8];
+	static const int f[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+	{2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+
+	for (int i = 0; i < 8; i++)
+		v[i] = add_vertex(m, o[0] + (i & 1 ? hi[0] : lo[0]), o[1] + (i & 2 ? hi[1] : lo[1]),
+						  o[2] + (i & 4 ? hi[2] : lo[2]));
+	for (int i = 0; i < 12; i++)
+		add_tri(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
+	m->nbodies++;
+}
+
+static void
+add_octahedron(mesh *m, const double *o, const double *c, double r)
+{
+	uint32_t	v[6];
+	static const int f[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5},
+	{3, 1, 5}, {0, 3, 5}};
+
+	v[0] = add_vertex(m, o[0] + c[0] + r, o[1] + c[1], o[2] + c[2]);
+	v[1] = add_vertex(m, o[0] + c[0] - r, o[1] + c[1], o[2] + c[2]);
+	v[2] = add_vertex(m, o[0] + c[0], o[1] + c[1] + r, o[2] + c[2]);
+	v[3] = add_vertex(m, o[0] + c[0], o[1] + c[1] - r, o[2] + c[2]);
+	v[4] = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] + r);
+	v[5] = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] - r);
+	for (int i = 0; i < 8; i++)
+		add_tri(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
+	m->nbodies++;
+}
+
+static double
+snap(double x)
+{
+	return round(x * 8) / 8;
+}
+
+/*
+ * A closed grid surface: (u, v) in [0, nu) x [0, nv) wrapping in u, with
+ * poles (sphere) or wrapping in v too (torus); vertices snapped to 1/8.
+ */
+static void
+add_round(mesh *m, const double *o, const double *c, double R, double r, int torus, int nu, int nv)
+{
+	uint32_t	base = m->nv,
+				south = 0,
+				north = 0;
+	int			rows = torus ? nv : nv - 1;
+
+	for (int j = 0; j < rows; j++)
+		for (int i = 0; i < nu; i++)
+		{
+			double		u = 2 * M_PI * i / nu,
+						bump = 1 + 0.15 * ((double) (next_u64() % 100) / 100 - 0.5);
+			double		x,
+						y,
+						z;
+
+			if (torus)
+			{
+				double		w = 2 * M_PI * j / nv;
+
+				x = (R + r * bump * cos(w)) * cos(u);
+				y = (R + r * bump * cos(w)) * sin(u);
+				z = r * bump * sin(w);
+			}
+			else
+			{
+				double		w = M_PI * (j + 1) / nv - M_PI / 2;
+
+				x = R * bump * cos(w) * cos(u);
+				y = R * bump * cos(w) * sin(u);
+				z = R * bump * sin(w);
+			}
+			add_vertex(m, o[0] + snap(c[0] + x), o[1] + snap(c[1] + y), o[2] + snap(c[2] + z));
+		}
+	if (!torus)
+	{
+		south = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap(c[2] - R));
+		north = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap(c[2] + R));
+	}
+	for (int j = 0; j < (torus ? rows : rows - 1); j++)
+		for (int i = 0; i < nu; i++)
+		{
+			uint32_t	a = base + j * nu + i,
+						b = base + j * nu + (i + 1) % nu,
+						cc = base + ((j + 1) % rows) * nu + i,
+						d = base + ((j + 1) % rows) * nu + (i + 1) % nu;
+
+			add_tri(m, a, b, d);
+			add_tri(m, a, d, cc);
+		}
+	if (!torus)
+		for (int i = 0; i < nu; i++)
+		{
+			add_tri(m, south, base + (i + 1) % nu, base + i);
+			add_tri(m, north, base + (rows - 1) * nu + i, base + (rows - 1) * nu + (i + 1) % nu);
+		}
+	m->nbodies++;
+}
+
+/* The row-level prepared geometry of body b. */
+static void
+prepare_body(const mesh *m, uint32_t b, exg_shape *s, exg_prepared *g)
+{
+	exg_error	err;
+
+	exg_shape_init(s);
+	for (uint32_t t = 0; t < m->nt; t++)
+	{
+		if (m->body[t] != b)
+			continue;
+		exg_shape_begin_comp(s, EXG_COMP_TRIANGLE, true, &err);
+		exg_shape_begin_ring(s, &err);
+		for (int k = 0; k < 4; k++)
+		{
+			const double *x = &m->xyz[3 * m->tri[3 * t + k % 3]];
+
+			exg_shape_add_vertex(s, x[0], x[1], x[2], &err);
+		}
+	}
+	s->has_z = true;
+	s->is_solid = true;
+	exg_prepared_init(g, s, EXG_NONPLANAR_ERROR);
+}
+
+/* Adversarial points: grid points, vertices, points straight below and
+ * above vertices and edge midpoints, face points, and one-ulp nudges. */
+static double *
+make_points(const mesh *m, const double *o, const double *lo, const double *hi, uint32_t *np)
+{
+	uint32_t	cap = 64 + 40 * m->nt + 20000,
+				n = 0;
+	double	   *p = malloc(sizeof(double) * 3 * cap);
+
+#define PUSH(x, y, z) do { if (n < cap) { p[3*n] = (x); p[3*n+1] = (y); p[3*n+2] = (z); n++; } } while (0)
+	for (int i = 0; i < 20000; i++)
+	{
+		double		x = lo[0] + (double) (next_u64() % (uint64_t) ((hi[0] - lo[0]) * 4 + 1)) / 4,
+					y = lo[1] + (double) (next_u64() % (uint64_t) ((hi[1] - lo[1]) * 4 + 1)) / 4,
+					z = lo[2] + (double) (next_u64() % (uint64_t) ((hi[2] - lo[2]) * 4 + 1)) / 4;
+
+		PUSH(o[0] + x, o[1] + y, o[2] + z);
+	}
+	for (uint32_t t = 0; t < m->nt; t += 1 + (uint32_t) (next_u64() % 3))
+	{
+		const double *a = &m->xyz[3 * m->tri[3 * t]],
+				   *b = &m->xyz[3 * m->tri[3 * t + 1]],
+				   *c = &m->xyz[3 * m->tri[3 * t + 2]];
+		double		mid[3],
+					face[3];
+
+		for (int k = 0; k < 3; k++)
+		{
+			mid[k] = (a[k] - o[k] + b[k] - o[k]) / 2 + o[k];
+			face[k] = (a[k] - o[k] + b[k] - o[k] + 2 * (c[k] - o[k])) / 4 + o[k];
+		}
+		PUSH(a[0], a[1], a[2]);
+		PUSH(a[0], a[1], a[2] - 1);
+		PUSH(a[0], a[1], a[2] + 0.5);
+		PUSH(mid[0], mid[1], mid[2]);
+		PUSH(mid[0], mid[1], mid[2] - 0.75);
+		PUSH(mid[0], mid[1], mid[2] + 0.25);
+		PUSH(face[0], face[1], face[2]);
+		PUSH(face[0], face[1], nextafter(face[2], INFINITY));
+		PUSH(face[0], face[1], nextafter(face[2], -INFINITY));
+		PUSH(nextafter(face[0], INFINITY), face[1], face[2]);
+		PUSH(face[0], face[1], face[2] - 2);
+	}
+#undef PUSH
+	*np = n;
+	return p;
+}
+
+static int failures = 0;
+
+static void
+check_set(const char *name, const mesh *m, const double *o, const double *lo, const double *hi)
+{
+	uint32_t	npts;
+	double	   *pts = make_points(m, o, lo, hi, &npts);
+	exg_solid_set S = {{m->xyz, m->nv, m->tri, m->nt, 3}, m->body, m->nbodies};
+	exg_shape  *shapes = calloc(m->nbodies, sizeof(exg_shape));
+	exg_prepared *preps = calloc(m->nbodies, sizeof(exg_prepared));
+	uint8_t    *ref = calloc((size_t) npts * m->nbodies, 1);
+	exg_error	err;
+	size_t		nref = 0;
+
+	for (uint32_t b = 0; b < m->nbodies; b++)
+		prepare_body(m, b, &shapes[b], &preps[b]);
+	for (uint32_t i = 0; i < npts; i++)
+		for (uint32_t b = 0; b < m->nbodies; b++)
+		{
+			exg_location loc;
+
+			if (exg_solid_locate(&preps[b], &pts[3 * (size_t) i], &loc, &err) != EXG_OK)
+			{
+				printf("FAIL %s: reference: %s\n", name, err.message);
+				failures++;
+				return;
+			}
+			ref[(size_t) i * m->nbodies + b] = loc != EXG_LOC_OUTSIDE;
+			nref += loc != EXG_LOC_OUTSIDE;
+		}
+
+	for (int dev = 0; dev < 2; dev++)
+	{
+		exg_join_options opt;
+		exg_join_stats st;
+		exg_pair   *pairs;
+		size_t		n,
+					bad = 0,
+					k = 0;
+
+		exg_join_options_default(&opt);
+		opt.device = dev == 0 ? EXG_DEVICE_CPU : EXG_DEVICE_GPU;
+		if (dev == 1 && exg_gpu_device_count(&err) == 0)
+			break;
+		if (exg_locate_join(pts, npts, &S, &opt, &pairs, &n, &st, &err) != EXG_OK)
+		{
+			printf("FAIL %s (%s): %s\n", name, dev ? "GPU" : "CPU", err.message);
+			failures++;
+			continue;
+		}
+		/* pairs are sorted (point, body): walk them against the reference */
+		for (uint32_t i = 0; i < npts; i++)
+			for (uint32_t b = 0; b < m->nbodies; b++)
+			{
+				int			got = k < n && pairs[k].a == i && pairs[k].b == b;
+
+				k += got;
+				if (got != ref[(size_t) i * m->nbodies + b] && bad++ < 5)
+					printf("  %s %s: point %u (%.17g %.17g %.17g) body %u: join %d, reference %d\n",
+						   name, dev ? "GPU" : "CPU", i, pts[3 * i], pts[3 * i + 1], pts[3 * i + 2], b,
+						   got, ref[(size_t) i * m->nbodies + b]);
+			}
+		if (k != n)
+			bad++;
+		printf("%s %-28s %s: %u points x %u bodies (%u triangles): %zu pairs in, %llu tests, "
+			   "%llu settled exactly, %zu disagreements\n",
+			   bad ? "FAIL" : "ok  ", name, dev ? "GPU" : "CPU", npts, m->nbodies, m->nt, n,
+			   (unsigned long long) st.candidates, (unsigned long long) st.exact_pairs, bad);
+		failures += bad != 0;
+		exg_join_pairs_free(pairs);
+	}
+	for (uint32_t b = 0; b < m->nbodies; b++)
+	{
+		exg_prepared_free(&preps[b]);
+		exg_shape_free(&shapes[b]);
+	}
+	free(preps);
+	free(shapes);
+	free(ref);
+	free(pts);
+}
+
+static void
+build_scene(mesh *m, const double *o)
+{
+	double		lo[3] = {0, 0, 0},
+				hi[3] = {4, 4, 4},
+				lo2[3] = {1, 1, 1},
+				hi2[3] = {2, 3, 2},
+				lo3[3] = {4, 0, 0},
+				hi3[3] = {6, 2, 4},
+				c[3] = {10, 2, 2},
+				c2[3] = {2, 12, 3},
+				c3[3] = {12, 12, 2};
+
+	memset(m, 0, sizeof(*m));
+	add_box(m, o, lo, hi);
+	add_box(m, o, lo2, hi2);	/* nested in the first */
+	add_box(m, o, lo3, hi3);	/* shares part of a face with the first */
+	add_octahedron(m, o, c, 2);
+	add_round(m, o, c2, 4, 0, 0, 24, 12);
+	add_round(m, o, c3, 4, 1.5, 1, 24, 12);
+}
+
+int
+main(void)
+{
+	double		zero[3] = {0, 0, 0},
+				utm[3] = {500000, 7000000, -500},
+				lo[3] = {-2, -2, -2},
+				hi[3] = {18, 18, 8};
+	mesh		m;
+	exg_error	err;
+
+	build_scene(&m, zero);
+	check_set("scene", &m, zero, lo, hi);
+	free(m.xyz);
+	free(m.tri);
+	free(m.body);
+
+	build_scene(&m, utm);
+	check_set("scene at UTM", &m, utm, lo, hi);
+
+	/* an open body is refused */
+	{
+		exg_solid_set S = {{m.xyz, m.nv, m.tri, m.nt - 1, 3}, m.body, m.nbodies};
+		exg_pair   *pairs;
+		size_t		n;
+		double		p[3] = {0, 0, 0};
+
+		if (exg_locate_join(p, 1, &S, NULL, &pairs, &n, NULL, &err) != EXG_ERR_INVALID)
+		{
+			printf("FAIL: an open body was accepted\n");
+			failures++;
+		}
+		else
+			printf("ok   open body refused: %s\n", err.message);
+	}
+	free(m.xyz);
+	free(m.tri);
+	free(m.body);
+	printf("test_locate_join: %d failures\n", failures);
+	return failures != 0;
+}
