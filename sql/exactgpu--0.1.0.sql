@@ -238,3 +238,23 @@ BEGIN
 		holes_sql, solids_sql, holes_sql, solids_sql, collars, solids_sql);
 END;
 $$;
+
+-- Mesh validity: face pairs (1-based, face_a < face_b) of a surface that meet
+-- other than in their shared edge or vertex.
+CREATE FUNCTION ST_ExactSelfIntersections3D(surface geometry, OUT face_a integer, OUT face_b integer)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_self_intersections_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 10;
+
+-- Does the surface bound a valid solid: closed, 2-manifold at its edges,
+-- consistently oriented, no degenerate or self-intersecting faces?
+CREATE FUNCTION ST_ExactIsValidSolid(geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'exactgpu_is_valid_solid'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ST_ExactIsValidSolidReason(geometry)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'exactgpu_is_valid_solid_reason'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

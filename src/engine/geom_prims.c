@@ -265,13 +265,19 @@ exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy, exg_prims *o
 	exg_status	st = EXG_OK;
 	size_t		ci;
 
+	size_t	   *ends = malloc(sizeof(size_t) * (s->ncomps + 1));
+
 	memset(out, 0, sizeof(*out));
 	out->xyz = s->xyz;
+	if (ends == NULL)
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory building primitives");
 	for (ci = 0; ci < s->ncomps && st == EXG_OK; ci++)
 	{
 		const exg_comp *c = &s->comps[ci];
 		size_t		first = s->ring_start[c->first_ring];
 
+		if (ci > 0)
+			ends[ci - 1] = out->nprims;
 		switch (c->kind)
 		{
 			case EXG_COMP_POINT:
@@ -295,6 +301,19 @@ exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy, exg_prims *o
 		}
 	}
 	exg_round_restore(saved);
+	/* the face of each primitive, for validity reports */
+	if (st == EXG_OK && (out->comp = malloc(sizeof(uint32_t) * (out->nprims + 1))) == NULL)
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory building primitives");
+	if (st == EXG_OK)
+	{
+		size_t		t = 0;
+
+		ends[s->ncomps ? s->ncomps - 1 : 0] = out->nprims;
+		for (ci = 0; ci < s->ncomps; ci++)
+			for (; t < ends[ci]; t++)
+				out->comp[t] = (uint32_t) ci;
+	}
+	free(ends);
 	return finish(out, st);
 }
 
@@ -319,5 +338,6 @@ exg_prims_free(exg_prims *p)
 {
 	free(p->prims);
 	free(p->boxes);
+	free(p->comp);
 	memset(p, 0, sizeof(*p));
 }

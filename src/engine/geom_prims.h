@@ -44,6 +44,7 @@ typedef struct exg_prims
 	size_t		nprims;
 	size_t		cap;
 	double	   *boxes;			/* 6 per primitive, see bvh.h */
+	uint32_t   *comp;			/* 3D view: the shape component (face) of each */
 	double		box[6];			/* of all primitives */
 } exg_prims;
 
