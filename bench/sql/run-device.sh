@@ -25,7 +25,7 @@ su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSI
 touch "$out/device-sql.md"
 if [ -z "${SKIP_REGRESS:-}" ]; then
 echo "== pg_regress with the GPU" | tee -a "$out/device-sql.md"
-tests="install orientation intersects3d intersects2d errors postgis_wrong index_support cache stats join"
+tests=$(sed -n "s/^REGRESS *= *//p; s/^ *\(index_support.*\)/\1/p" Makefile | tr -d "\\\\" | tr "\n" " ")
 su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=. --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true

@@ -713,12 +713,31 @@ LG_NAME(classify_triangle)(LG_PT a, LG_PT b, LG_PT c,
 	return 0;
 }
 
+/*
+ * Do A and B have a vertex in common (coordinates compared exactly, on the
+ * given axes)? Then they meet: a shortcut that needs no orientation, which
+ * matters on the GPU, where interval signs never certify a touching contact
+ * and adjacent faces of a mesh would all go to GMP.
+ */
+LG_QUAL int
+LG_NAME(share_vertex)(const LG_NAME(simplex) *A, const LG_NAME(simplex) *B, int naxes)
+{
+	for (int i = 0; i <= A->kind; i++)
+		for (int j = 0; j <= B->kind; j++)
+			if (naxes == 3 ? LG_NAME(equal3)(A->v[i], B->v[j])
+				: LG_NAME(equal2)(A->v[i], B->v[j], 0, 1))
+				return 1;
+	return 0;
+}
+
 /* Closed-set intersection of two classified simplices in 3D. */
 LG_QUAL int
 LG_NAME(simplex_simplex_3d)(const LG_NAME(simplex) *A, const LG_NAME(simplex) *B)
 {
 	const LG_NAME(simplex) *t;
 
+	if (LG_NAME(share_vertex)(A, B, 3))
+		return EXG_RESULT_INTERSECTS;
 	if (A->kind > B->kind)
 	{
 		t = A;
@@ -749,6 +768,8 @@ LG_NAME(simplex_simplex_2d)(const LG_NAME(simplex) *A, const LG_NAME(simplex) *B
 {
 	const LG_NAME(simplex) *t;
 
+	if (LG_NAME(share_vertex)(A, B, 2))
+		return EXG_RESULT_INTERSECTS;
 	if (A->kind > B->kind)
 	{
 		t = A;

@@ -276,7 +276,7 @@ locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 			exg_join_classify(&S->tris, (uint32_t) i, &prims[i], &boxes[6 * i]);
 		exg_round_restore(saved);
 	}
-	st->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t0;
+	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t0;
 	t0 = exg_now_ns();
 	if ((rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err)) != EXG_OK)
 		goto done;

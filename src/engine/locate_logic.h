@@ -43,8 +43,12 @@ LG_NAME(ray_simplex)(LG_PT p, const LG_NAME(simplex) *t)
 				e3,
 				o;
 
+	/* at a vertex: on the surface, no sign needed (interval signs could
+	 * not certify it: samples taken at mesh vertices would all go to GMP) */
+	if (LG_NAME(equal3)(p, a) || LG_NAME(equal3)(p, b) || LG_NAME(equal3)(p, c))
+		return EXG_RAY_ON;
 	if (t->kind == EXG_SIMPLEX_POINT)
-		return LG_NAME(equal3)(p, a) ? EXG_RAY_ON : EXG_RAY_MISS;
+		return EXG_RAY_MISS;
 	if (t->kind == EXG_SIMPLEX_SEGMENT)
 	{
 		int			r = LG_NAME(point_segment_3d)(p, a, b);

@@ -27,6 +27,7 @@ typedef struct exg_edge_report
 	uint64_t	misoriented;	/* used twice, both times in the same direction */
 	int			example_kind;	/* 0 none, 1 a bad edge, 2 an odd one */
 	double		example[6];		/* the ends of that edge */
+	uint64_t	example_key;	/* (lower, higher vertex id): the least is kept */
 } exg_edge_report;
 
 /*

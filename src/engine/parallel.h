@@ -29,6 +29,28 @@ exg_threads(int requested)
 	return requested > 0 ? requested : exg_max_threads();
 }
 
+/* This thread's number in the parallel region (0 outside one). */
+static inline int
+exg_thread_num(void)
+{
+#ifdef _OPENMP
+	return omp_get_thread_num();
+#else
+	return 0;
+#endif
+}
+
+/* Threads in the current parallel region (1 outside one). */
+static inline int
+exg_team_size(void)
+{
+#ifdef _OPENMP
+	return omp_get_num_threads();
+#else
+	return 1;
+#endif
+}
+
 /* A flag set by any worker and read by all: stop early. */
 static inline void
 exg_flag_set(int *flag)
