@@ -1,7 +1,7 @@
 #!/bin/sh
 # On the GPU machine (device tool): the solids on the GPU, in one run —
-#   1. test_locate_join linked with the CUDA back-end (GPU against the
-#      row-level exact location, and GPU against CPU);
+#   1. the GPU engine tests: pair differential, join, and test_locate_join
+#      (GPU against the row-level exact location, and GPU against CPU);
 #   2. bench_solids: 10^7 samples located in the 10^6 triangles of the
 #      "paper" mine, and the self-intersection check of those 10^6 triangles;
 #   3. then bench/sql/run-device.sh with SKIP_SQLBENCH=1 (the whole pg_regress
@@ -19,6 +19,8 @@ mkdir -p "$out"
 		"host: $(nproc) cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
 	echo '```'
+	test/engine/bin-gpu/test_pairs_differential --gpu --cases 20000 | tail -1
+	test/engine/bin-gpu/test_join --gpu | tail -1
 	test/engine/bin-gpu/test_locate_join
 	echo
 	bench/bin/bench_solids "${POINTS:-1e7}" "${REPEAT:-5}" "${CPU_POINTS:-1e6}"

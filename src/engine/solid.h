@@ -30,12 +30,11 @@ exg_status	exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err);
 
 /*
  * Where p is relative to the closed surface g: on it (boundary), inside or
- * outside. Exact: the boundary test uses the exact closed-set predicates;
- * inside/outside is the parity of crossings of a segment from p to a point
- * beyond the surface's box, every crossing decided by exact orientations.
- * A segment that meets an edge, a vertex or a face's plane is detected
- * exactly (a zero sign) and another direction from a fixed sequence is
- * tried. EXG_ERR_INVALID if the surface is not closed.
+ * outside. Exact: the triangles of the column above p (through the BVH) are
+ * tested with the upward ray of locate_logic.h, whose symbolic perturbation
+ * resolves rays through vertices and edges without retries or epsilons; p
+ * on a triangle is found by the same exact signs. Crossings are counted mod
+ * 2. EXG_ERR_INVALID if the surface is not closed.
  */
 exg_status	exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc,
 							 exg_error *err);
