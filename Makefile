@@ -17,7 +17,7 @@ CUDA_SRCS   = $(sort $(wildcard cuda/*.cu))
 
 DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql
 # pg_regress suite, in order (install first); test files are sql/<name>.sql.
-REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong solid solid_join validity \
+REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong solid solid_join validity boxjoin \
               index_support cache stats join
 REGRESS_OPTS = --inputdir=.
 EXTRA_CLEAN = test/engine/bin bench/bin demo/bin $(CUDA_SRCS:.cu=.o)

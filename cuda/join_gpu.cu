@@ -334,7 +334,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
 									 cudaMemcpyHostToDevice, s));
 			exg_gpu_test(a, b, cands.p, n, shift, double_only, hits.p, hits.n, unknown.p,
-						 counts_d.p, s);
+						 counts_d.p, s, opt->boxes_only);
 			EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
 									 cudaMemcpyDeviceToHost, s));
 			EXG_CUDA(cudaStreamSynchronize(s));

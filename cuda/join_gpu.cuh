@@ -99,6 +99,6 @@ struct exg_gpu_counts
 void		exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys,
 						 uint64_t n, int key_shift, bool use_double, uint64_t *hits,
 						 uint64_t hits_cap, uint64_t *unknown, exg_gpu_counts *counts,
-						 cudaStream_t s);
+						 cudaStream_t s, bool boxes_only = false);
 
 #endif							/* EXG_JOIN_GPU_CUH */

@@ -203,16 +203,51 @@ k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift
 	warp_append(r == EXG_RESULT_UNKNOWN, key, unknown, n, &counts->unknown);
 }
 
+/* Box join: do the closed boxes (spanned by a primitive's vertices) meet?
+ * Exact comparisons of the input doubles; every candidate is decided. */
+__global__ static void
+__launch_bounds__(256, 4)
+k_box_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift,
+		   uint64_t *hits, uint64_t hits_cap, exg_gpu_counts *counts)
+{
+	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
+	bool		meet = false;
+	uint64_t	key = 0;
+
+	if (i < n)
+	{
+		key = keys[i];
+		candidate	c = load_candidate(A, B, key, key_shift);
+		const exg_gvert *a0 = &A.verts[c.PA.v[0]],
+				   *a1 = &A.verts[c.PA.v[c.PA.kind]],
+				   *b0 = &B.verts[c.PB.v[0]],
+				   *b1 = &B.verts[c.PB.v[c.PB.kind]];
+
+		meet = true;
+		for (int k = 0; k < 3; k++)
+			meet &= fmax(a0->c[k], a1->c[k]) >= fmin(b0->c[k], b1->c[k]) &&
+				fmax(b0->c[k], b1->c[k]) >= fmin(a0->c[k], a1->c[k]);
+	}
+	warp_append(meet, key, hits, hits_cap, &counts->hits);
+}
+
 void
 exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys, uint64_t n,
 			 int key_shift, bool use_double, uint64_t *hits, uint64_t hits_cap,
-			 uint64_t *unknown, exg_gpu_counts *counts, cudaStream_t s)
+			 uint64_t *unknown, exg_gpu_counts *counts, cudaStream_t s, bool boxes_only)
 {
 	test_side	A = {a.verts.p, a.prims.p, a.normals.p},
 				B = {b.verts.p, b.prims.p, b.normals.p};
 
 	if (n == 0)
 		return;
+	if (boxes_only)
+	{
+		k_box_test<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift, hits,
+																hits_cap, counts);
+		EXG_CUDA(cudaGetLastError());
+		return;
+	}
 	if (!use_double)
 	{
 		/* prefilter, then the full test on the survivors only */

@@ -258,3 +258,30 @@ CREATE FUNCTION ST_ExactIsValidSolidReason(geometry)
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'exactgpu_is_valid_solid_reason'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Box joins: (left_id, right_id) for every pair of rows whose closed boxes
+-- (the exact extents of their coordinates; xy, or xyz for ST_3DBoxJoin)
+-- meet, touching included, each pair once. Inner queries as for the joins.
+CREATE FUNCTION ST_BoxJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_3DBoxJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_BoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+CREATE FUNCTION ST_3DBoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;

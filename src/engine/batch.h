@@ -47,6 +47,14 @@ void		exg_batch_free(exg_batch *b);
 /* Add the primitives of one geometry as row b->nrows (then b->nrows++). */
 exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
 
+/*
+ * Add the box of one geometry as row b->nrows (then b->nrows++): a segment
+ * from its low corner to its high corner, the exact extents of its
+ * coordinates (no primitive for an empty geometry). For box joins
+ * (exg_join_options.boxes_only); z = 0 in a 2D batch.
+ */
+exg_status	exg_batch_add_box(exg_batch *b, const exg_shape *s, exg_error *err);
+
 /* The batch as a primitive set (arity 3), valid while b is unchanged. */
 exg_prim_set exg_batch_prims(const exg_batch *b);
 

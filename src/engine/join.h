@@ -61,6 +61,9 @@ typedef struct exg_join_options
 	uint32_t	grid_cells;		/* target total grid cells; 0 = automatic */
 	int			worker_threads; /* CPU threads; 0 = all cores */
 	size_t		gpu_memory_limit;	/* bytes the join may take on the GPU; 0 = 80% of free */
+	bool		boxes_only;		/* box join: report the pairs whose closed boxes
+								 * meet (compared exactly, as doubles), with no
+								 * geometric test */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10

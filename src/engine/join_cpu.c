@@ -184,6 +184,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 {
 	int			threads = exg_threads(opt->worker_threads);
 	bool		by_reference = opt->dedupe == EXG_DEDUPE_REFERENCE_CELL;
+	bool		boxes_only = opt->boxes_only;
 	exg_prim   *pa = NULL,
 			   *pb = NULL;
 	double	   *ba = NULL,
@@ -272,7 +273,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 							if (by_reference && exg_grid_reference_cell(&g, abox, bbox) != cell)
 								continue;
 							candidates++;
-							if (exg_join_pair_meets(A, &pa[i], B, &pb[j]) &&
+							if ((boxes_only || exg_join_pair_meets(A, &pa[i], B, &pb[j])) &&
 								!hit_push(mine, (uint32_t) i, j))
 								exg_flag_set(&nomem);
 						}

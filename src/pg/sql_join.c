@@ -37,12 +37,24 @@ PG_FUNCTION_INFO_V1(exactgpu_join3d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_join2d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_locate3d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_locate3d_batch);
+PG_FUNCTION_INFO_V1(exactgpu_boxjoin2d_sql);
+PG_FUNCTION_INFO_V1(exactgpu_boxjoin3d_sql);
+PG_FUNCTION_INFO_V1(exactgpu_boxjoin2d_batch);
+PG_FUNCTION_INFO_V1(exactgpu_boxjoin3d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_batch_in);
 PG_FUNCTION_INFO_V1(exactgpu_batch_out);
 PG_FUNCTION_INFO_V1(exactgpu_batch_accum);
 PG_FUNCTION_INFO_V1(exactgpu_batch_final);
 
 #define FETCH_ROWS 4096
+
+/* What a batch join computes. */
+typedef enum JoinMode
+{
+	JOIN_INTERSECTS,			/* rows whose geometries meet */
+	JOIN_LOCATE,				/* points in closed bodies */
+	JOIN_BOXES					/* rows whose boxes meet */
+} JoinMode;
 
 /* One side of a join: the engine batch (malloc'ed) and the ids of its rows. */
 typedef struct ExactJoinSide
@@ -55,6 +67,7 @@ typedef struct ExactJoinSide
 	int32		srid;
 	bool		have_srid;
 	uint64		null_geoms;
+	bool		boxes;			/* rows enter as their boxes (JOIN_BOXES) */
 } ExactJoinSide;
 
 /* Both sides, freed by a reset callback if an ERROR leaves them behind. */
@@ -78,7 +91,7 @@ join_state_free(void *arg)
 }
 
 static ExactJoinState *
-join_state_new(int naxes)
+join_state_new(int naxes, JoinMode mode)
 {
 	ExactJoinState  *js = palloc0(sizeof(ExactJoinState));
 	int			k;
@@ -87,6 +100,7 @@ join_state_new(int naxes)
 	{
 		exg_batch_init(&js->side[k].batch, naxes, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 		js->side[k].mcxt = CurrentMemoryContext;
+		js->side[k].boxes = mode == JOIN_BOXES;
 	}
 	js->cb.func = join_state_free;
 	js->cb.arg = js;
@@ -117,7 +131,8 @@ side_add(ExactJoinSide *side, int64 id, const struct varlena *geom, const char *
 	}
 	side->srid = shape.srid;
 	side->have_srid = true;
-	st = exg_batch_add(&side->batch, &shape, &err);
+	st = side->boxes ? exg_batch_add_box(&side->batch, &shape, &err)
+		: exg_batch_add(&side->batch, &shape, &err);
 	exg_shape_free(&shape);
 	if (st != EXG_OK)
 		exactgpu_report(&err, context);
@@ -270,10 +285,10 @@ cmp_pairs(const void *x, const void *y)
 
 /*
  * Join the two sides and fill the SRF's tuplestore with (left_id, right_id):
- * intersecting rows, or with locate, points in closed bodies.
+ * intersecting rows, points in closed bodies, or rows whose boxes meet.
  */
 static void
-join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, bool locate, uint64 t_start,
+join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64 t_start,
 			  const char *context)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
@@ -299,7 +314,9 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, bool locate, uint64 t
 	rep->left_prims = js->side[0].batch.nprims;
 	rep->right_prims = js->side[1].batch.nprims;
 	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
-			 locate ? "3D point in solid" : (js->side[0].batch.naxes == 3 ? "3D" : "2D"));
+			 mode == JOIN_LOCATE ? "3D point in solid" :
+			 mode == JOIN_BOXES ? (js->side[0].batch.naxes == 3 ? "3D boxes" : "2D boxes") :
+			 (js->side[0].batch.naxes == 3 ? "3D" : "2D"));
 	t_join = exg_now_ns();
 	rep->read_ms = (t_join - t_start) / 1e6;
 	if (exactgpu_progress)
@@ -310,7 +327,8 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, bool locate, uint64 t
 						rep->read_ms)));
 
 	exactgpu_join_options(&opt);
-	if ((locate ? exg_batch_locate(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
+	opt.boxes_only = mode == JOIN_BOXES;
+	if ((mode == JOIN_LOCATE ? exg_batch_locate(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
 								   &rep->stats, &err)
 		 : exg_batch_join(&js->side[0].batch, &js->side[1].batch, &opt, &rows, &nrows,
 						  &rep->stats, &err)) != EXG_OK)
@@ -368,70 +386,94 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, bool locate, uint64 t
 }
 
 static Datum
-join_sql(FunctionCallInfo fcinfo, int naxes, bool locate, const char *context)
+join_sql(FunctionCallInfo fcinfo, int naxes, JoinMode mode, const char *context)
 {
 	uint64		t0 = exg_now_ns();
 	char	   *left_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *right_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	ExactJoinState  *js = join_state_new(naxes);
+	ExactJoinState  *js = join_state_new(naxes, mode);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", context)));
 	side_read_sql(&js->side[0], left_sql, "left", context);
 	side_read_sql(&js->side[1], right_sql, "right", context);
 	SPI_finish();
-	join_and_emit(fcinfo, js, locate, t0, context);
+	join_and_emit(fcinfo, js, mode, t0, context);
 	return (Datum) 0;
 }
 
 static Datum
-join_batches(FunctionCallInfo fcinfo, int naxes, bool locate, const char *context)
+join_batches(FunctionCallInfo fcinfo, int naxes, JoinMode mode, const char *context)
 {
 	uint64		t0 = exg_now_ns();
-	ExactJoinState  *js = join_state_new(naxes);
+	ExactJoinState  *js = join_state_new(naxes, mode);
 	BatchHeader *l = (BatchHeader *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	BatchHeader *r = (BatchHeader *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
 
 	side_read_batch(&js->side[0], l, "left", context);
 	side_read_batch(&js->side[1], r, "right", context);
-	join_and_emit(fcinfo, js, locate, t0, context);
+	join_and_emit(fcinfo, js, mode, t0, context);
 	return (Datum) 0;
 }
 
 Datum
 exactgpu_join3d_sql(PG_FUNCTION_ARGS)
 {
-	return join_sql(fcinfo, 3, false, "ST_ExactIntersects3DJoin");
+	return join_sql(fcinfo, 3, JOIN_INTERSECTS, "ST_ExactIntersects3DJoin");
 }
 
 Datum
 exactgpu_join2d_sql(PG_FUNCTION_ARGS)
 {
-	return join_sql(fcinfo, 2, false, "ST_ExactIntersectsJoin");
+	return join_sql(fcinfo, 2, JOIN_INTERSECTS, "ST_ExactIntersectsJoin");
 }
 
 Datum
 exactgpu_join3d_batch(PG_FUNCTION_ARGS)
 {
-	return join_batches(fcinfo, 3, false, "ST_ExactIntersects3DJoin");
+	return join_batches(fcinfo, 3, JOIN_INTERSECTS, "ST_ExactIntersects3DJoin");
 }
 
 Datum
 exactgpu_join2d_batch(PG_FUNCTION_ARGS)
 {
-	return join_batches(fcinfo, 2, false, "ST_ExactIntersectsJoin");
+	return join_batches(fcinfo, 2, JOIN_INTERSECTS, "ST_ExactIntersectsJoin");
 }
 
 Datum
 exactgpu_locate3d_sql(PG_FUNCTION_ARGS)
 {
-	return join_sql(fcinfo, 3, true, "ST_ExactLocate3DJoin");
+	return join_sql(fcinfo, 3, JOIN_LOCATE, "ST_ExactLocate3DJoin");
 }
 
 Datum
 exactgpu_locate3d_batch(PG_FUNCTION_ARGS)
 {
-	return join_batches(fcinfo, 3, true, "ST_ExactLocate3DJoin");
+	return join_batches(fcinfo, 3, JOIN_LOCATE, "ST_ExactLocate3DJoin");
+}
+
+Datum
+exactgpu_boxjoin2d_sql(PG_FUNCTION_ARGS)
+{
+	return join_sql(fcinfo, 2, JOIN_BOXES, "ST_BoxJoin");
+}
+
+Datum
+exactgpu_boxjoin3d_sql(PG_FUNCTION_ARGS)
+{
+	return join_sql(fcinfo, 3, JOIN_BOXES, "ST_3DBoxJoin");
+}
+
+Datum
+exactgpu_boxjoin2d_batch(PG_FUNCTION_ARGS)
+{
+	return join_batches(fcinfo, 2, JOIN_BOXES, "ST_BoxJoin");
+}
+
+Datum
+exactgpu_boxjoin3d_batch(PG_FUNCTION_ARGS)
+{
+	return join_batches(fcinfo, 3, JOIN_BOXES, "ST_3DBoxJoin");
 }
 
 /* ---- ST_ExactBatch(id, geom) aggregate ---- */

@@ -1,0 +1,61 @@
+-- Box joins: every pair of rows whose closed boxes meet, each once, on the
+-- exact double extents of the geometries.
+CREATE TABLE bx_a (id bigint PRIMARY KEY, geom geometry);
+CREATE TABLE bx_b (id bigint PRIMARY KEY, geom geometry);
+SELECT setseed(0.25);
+-- boxes on a 1/4 grid (so touching is common), as polygons, lines and points
+INSERT INTO bx_a SELECT i, CASE i % 3
+	WHEN 0 THEN ST_MakeEnvelope(x, y, x + w, y + h)
+	WHEN 1 THEN ST_MakeLine(ST_MakePoint(x, y, z), ST_MakePoint(x + w, y + h, z + w))
+	ELSE ST_MakePoint(x, y, z) END
+FROM (SELECT i, floor(random() * 400) / 4 AS x, floor(random() * 400) / 4 AS y, floor(random() * 40) / 4 AS z,
+             floor(random() * 12) / 4 AS w, floor(random() * 12) / 4 AS h
+      FROM generate_series(1, 3000) i) r;
+INSERT INTO bx_b SELECT i, CASE i % 2
+	WHEN 0 THEN ST_MakeEnvelope(x, y, x + w, y + h)
+	ELSE ST_MakeLine(ST_MakePoint(x, y, z), ST_MakePoint(x + w, y + h, z + h)) END
+FROM (SELECT i, floor(random() * 400) / 4 AS x, floor(random() * 400) / 4 AS y, floor(random() * 40) / 4 AS z,
+             floor(random() * 12) / 4 AS w, floor(random() * 12) / 4 AS h
+      FROM generate_series(1, 3000) i) r;
+INSERT INTO bx_b VALUES (100001, 'POLYGON EMPTY');
+
+-- 2D: the same pairs as PostGIS's && (float boxes are exact on this grid),
+-- on the default device and on the CPU
+CREATE TABLE bx_ref AS SELECT a.id AS l, b.id AS r FROM bx_a a JOIN bx_b b ON a.geom && b.geom;
+SELECT count(*) > 1000 AS many_pairs, count(*) FILTER (WHERE l % 3 = 2) > 0 AS with_points FROM bx_ref;
+SELECT count(*) AS differs FROM (
+	(SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'SELECT id, geom FROM bx_b') EXCEPT SELECT * FROM bx_ref)
+	UNION ALL
+	(SELECT * FROM bx_ref EXCEPT SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'SELECT id, geom FROM bx_b'))) d;
+SELECT semantics, row_pairs = (SELECT count(*) FROM bx_ref) AS each_once FROM exactgpu_last_join_stats();
+SET exactgpu.device = 'cpu';
+SELECT count(*) AS cpu_differs FROM (
+	(SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'SELECT id, geom FROM bx_b') EXCEPT SELECT * FROM bx_ref)
+	UNION ALL
+	(SELECT * FROM bx_ref EXCEPT SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'SELECT id, geom FROM bx_b'))) d;
+RESET exactgpu.device;
+-- 3D: as &&& on the rows with Z (for a row without Z, &&& matches any z;
+-- exactgpu takes z = 0, as everywhere in 3D)
+CREATE VIEW bx_a3 AS SELECT * FROM bx_a WHERE ST_NDims(geom) = 3;
+CREATE VIEW bx_b3 AS SELECT * FROM bx_b WHERE ST_NDims(geom) = 3;
+SELECT count(*) > 100 AS many_3d, count(*) FILTER (WHERE a.id % 3 = 2) > 0 AS with_points_3d
+FROM bx_a3 a JOIN bx_b3 b ON a.geom &&& b.geom;
+SELECT count(*) AS differs_3d FROM (
+	(SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM bx_a3', 'SELECT id, geom FROM bx_b3')
+	 EXCEPT SELECT a.id, b.id FROM bx_a3 a JOIN bx_b3 b ON a.geom &&& b.geom)
+	UNION ALL
+	(SELECT a.id, b.id FROM bx_a3 a JOIN bx_b3 b ON a.geom &&& b.geom
+	 EXCEPT SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM bx_a3', 'SELECT id, geom FROM bx_b3'))) d;
+-- the aggregate form
+SELECT count(*) = (SELECT count(*) FROM bx_ref) AS aggregate_form
+FROM ST_BoxJoin((SELECT ST_ExactBatch(id, geom) FROM bx_a), (SELECT ST_ExactBatch(id, geom) FROM bx_b));
+
+-- Exact, where PostGIS's boxes are floats rounded outward: two boxes at UTM
+-- coordinates 2^-30 m apart. && says they meet; the exact extents do not.
+SELECT ST_MakeEnvelope(500000, 7000000, 500001, 7000001) && ST_MakeEnvelope(500001 + 2^(-30), 7000000, 500002, 7000001) AS postgis_says,
+       (SELECT count(*) FROM ST_BoxJoin(
+		$$SELECT 1::bigint, ST_MakeEnvelope(500000, 7000000, 500001, 7000001)$$,
+		$$SELECT 2::bigint, ST_MakeEnvelope(500001 + 2^(-30), 7000000, 500002, 7000001)$$)) AS exact_pairs,
+       (SELECT count(*) FROM ST_BoxJoin(
+		$$SELECT 1::bigint, ST_MakeEnvelope(500000, 7000000, 500001, 7000001)$$,
+		$$SELECT 2::bigint, ST_MakeEnvelope(500001, 7000000, 500002, 7000001)$$)) AS touching_pairs;
