@@ -387,7 +387,11 @@ sort_unique(uint64_t *rows, size_t n)
 	size_t		i,
 				m = 0;
 
-	qsort(rows, n, sizeof(uint64_t), cmp_u64);
+	/* one primitive per row (boxes, points) leaves the pairs sorted already */
+	for (i = 1; i < n && rows[i - 1] <= rows[i]; i++)
+		;
+	if (i < n)
+		qsort(rows, n, sizeof(uint64_t), cmp_u64);
 	for (i = 0; i < n; i++)
 		if (m == 0 || rows[i] != rows[m - 1])
 			rows[m++] = rows[i];

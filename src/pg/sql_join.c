@@ -362,7 +362,11 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 	}
 	free(rows);
 	join_state_free(js);
-	qsort(pairs, nrows, 2 * sizeof(int64), cmp_pairs);
+	/* ids usually grow with the rows: sort only when they do not */
+	for (i = 1; i < nrows && cmp_pairs(&pairs[2 * i - 2], &pairs[2 * i]) <= 0; i++)
+		;
+	if (i < nrows)
+		qsort(pairs, nrows, 2 * sizeof(int64), cmp_pairs);
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (i = 0; i < nrows; i++)

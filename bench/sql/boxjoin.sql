@@ -1,0 +1,38 @@
+-- Box join at SQL level: ST_BoxJoin (GPU, then CPU) against PostGIS's GiST
+-- && join on the same two tables of :n boxes at coverage :cov of the unit
+-- square. Coordinates are multiples of 2^-20, which floats hold exactly, so
+-- PostGIS's float boxes are the exact boxes and the pair sets must agree.
+\pset footer off
+SELECT setseed(0.5);
+DROP TABLE IF EXISTS box_a, box_b;
+CREATE TABLE box_a AS SELECT i AS id, ST_MakeEnvelope(x, y, x + w, y + h) AS geom
+FROM (SELECT i, round(random() * (1 - s) * 1048576) / 1048576 AS x, round(random() * (1 - s) * 1048576) / 1048576 AS y,
+             round(s * (0.5 + random()) * 1048576) / 1048576 AS w, round(s * (0.5 + random()) * 1048576) / 1048576 AS h
+      FROM generate_series(1, :n) i, (SELECT sqrt(:cov / :n::float8) AS s) c) r;
+CREATE TABLE box_b AS SELECT i AS id, ST_MakeEnvelope(x, y, x + w, y + h) AS geom
+FROM (SELECT i, round(random() * (1 - s) * 1048576) / 1048576 AS x, round(random() * (1 - s) * 1048576) / 1048576 AS y,
+             round(s * (0.5 + random()) * 1048576) / 1048576 AS w, round(s * (0.5 + random()) * 1048576) / 1048576 AS h
+      FROM generate_series(1, :n) i, (SELECT sqrt(:cov / :n::float8) AS s) c) r;
+CREATE INDEX ON box_a USING gist (geom);
+CREATE INDEX ON box_b USING gist (geom);
+ANALYZE box_a;
+ANALYZE box_b;
+\timing on
+SELECT count(*) AS postgis_gist_pairs FROM box_a a JOIN box_b b ON a.geom && b.geom;
+SET exactgpu.device = 'gpu';
+SELECT count(*) AS boxjoin_gpu_pairs FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
+SELECT count(*) AS boxjoin_gpu_pairs FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
+\timing off
+SELECT device, round(read_ms) AS read_ms, round(join_ms::numeric, 1) AS join_ms, round(total_ms) AS total_ms, row_pairs FROM exactgpu_last_join_stats();
+SET exactgpu.device = 'cpu';
+\timing on
+SELECT count(*) AS boxjoin_cpu_pairs FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
+\timing off
+SELECT device, round(read_ms) AS read_ms, round(join_ms::numeric, 1) AS join_ms, round(total_ms) AS total_ms, row_pairs FROM exactgpu_last_join_stats();
+RESET exactgpu.device;
+SELECT count(*) AS pairs_only_in_one FROM (
+	(SELECT a.id, b.id FROM box_a a JOIN box_b b ON a.geom && b.geom
+	 EXCEPT SELECT * FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b'))
+	UNION ALL
+	(SELECT * FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b')
+	 EXCEPT SELECT a.id, b.id FROM box_a a JOIN box_b b ON a.geom && b.geom)) d;
