@@ -4,15 +4,18 @@
 #      brute force, GPU and CPU);
 #   2. bench_overlay: the map overlay at the dissertation's scale and box
 #      joins of 2 x 5·10^6 boxes at three coverages (GPU and CPU compared);
-#   3. bench/sql/boxjoin.sql: ST_BoxJoin against PostGIS's GiST && join on
+#   3. bench/sql/overlay.sql: ST_ExactIntersectsJoin against PostGIS's
+#      ST_Intersects join with GiST indexes on two lattice layers;
+#   4. bench/sql/boxjoin.sql: ST_BoxJoin against PostGIS's GiST && join on
 #      the same tables (10^6 boxes each, medium and high coverage).
+# SKIP_ENGINE=1 skips 1-2, SKIP_SQL=1 skips 3-4.
 # Carried: test/engine/bin-gpu, bench/bin, .carry/pgbundle.tar.xz. Results
 # go to $OUT.
 set -eu
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-{
+[ -n "${SKIP_ENGINE:-}" ] || {
 	echo "# exactgpu 2D joins on the GPU"
 	echo
 	echo "Device: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader);" \
@@ -30,10 +33,14 @@ tar -xJf .carry/pgbundle.tar.xz -C /
 . /opt/pgbundle/env
 work=/tmp/exactgpu-2d
 pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp bench/sql/boxjoin.sql "$work/" && chown -R pg "$work"
+rm -rf "$work" && mkdir -p "$work" && cp bench/sql/boxjoin.sql bench/sql/overlay.sql "$work/" && chown -R pg "$work"
 su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
 	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=1GB -c max_wal_size=8GB' -w start >/dev/null"
 su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSION exactgpu CASCADE'"
+for n in ${OVERLAY_N:-300}; do
+	echo "== map overlay SQL, $n x $n lattice" | tee -a "$out/overlay-sql.md"
+	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=$n -f $work/overlay.sql" 2>&1 | tee -a "$out/overlay-sql.md"
+done
 for cov in ${COVERAGES:-1 4}; do
 	echo "== box join SQL, ${N:-1000000} boxes per table, coverage $cov" | tee -a "$out/overlay-sql.md"
 	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=${N:-1000000} -v cov=$cov -f $work/boxjoin.sql" 2>&1 | tee -a "$out/overlay-sql.md"
