@@ -72,6 +72,20 @@ view_ensure(exg_prepared *g, int naxes, bool want_index, exg_error *err)
 	return EXG_OK;
 }
 
+int
+exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit, void *ctx)
+{
+	size_t		t;
+	int			r;
+
+	if (v->indexed)
+		return exg_bvh_query(&v->bvh, box, visit, ctx);
+	for (t = 0; t < v->prims.nprims; t++)
+		if (exg_boxes_meet(box, &v->prims.boxes[6 * t]) && (r = visit(ctx, (uint32_t) t)) != 0)
+			return r;
+	return 0;
+}
+
 exg_status
 exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view, exg_error *err)
 {

@@ -50,6 +50,11 @@ void		exg_prepared_free(exg_prepared *g);
 exg_status	exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view,
 								exg_error *err);
 
+/* Visit the primitives of v whose boxes meet box: through the index when
+ * the view has one, else all; stops at the first visit returning non-zero. */
+int			exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit,
+						   void *ctx);
+
 /*
  * Closed-set intersection in 3D and in 2D (polygons as areas). In 3D a
  * geometry flagged solid (PostGIS ST_MakeSolid) is its volume: the boundary

@@ -246,20 +246,6 @@ visit_ray_q(void *ctx, uint32_t t)
 	return 0;
 }
 
-static int
-view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit, void *ctx)
-{
-	size_t		t;
-	int			r;
-
-	if (v->indexed)
-		return exg_bvh_query(&v->bvh, box, visit, ctx);
-	for (t = 0; t < v->prims.nprims; t++)
-		if (exg_boxes_meet(box, &v->prims.boxes[6 * t]) && (r = visit(ctx, (uint32_t) t)) != 0)
-			return r;
-	return 0;
-}
-
 static double
 spread(unsigned k, double step)
 {
@@ -294,7 +280,7 @@ locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, ex
 		*loc = EXG_LOC_OUTSIDE;
 		return EXG_OK;
 	}
-	view_query(v, box, visit_boundary_q, &lc);
+	exg_view_query(v, box, visit_boundary_q, &lc);
 	if (lc.stopped == 1)
 	{
 		*loc = EXG_LOC_BOUNDARY;
@@ -318,7 +304,7 @@ locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, ex
 		}
 		lc.crossings = 0;
 		lc.stopped = 0;
-		view_query(v, sbox, visit_ray_q, &lc);
+		exg_view_query(v, sbox, visit_ray_q, &lc);
 		if (lc.stopped == 0)
 		{
 			qpt_clear(&rq);
@@ -553,7 +539,7 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 		qpt_init(&sc.qq);
 		qpt_set_d(&sc.pq, p);
 		qpt_set_d(&sc.qq, q);
-		view_query(v, sbox, visit_segment, &sc);
+		exg_view_query(v, sbox, visit_segment, &sc);
 		qsort(con.t, con.n, sizeof(mpq_t), cmp_q);
 		for (m = 0, k = 0; k < con.n; k++)
 			if (m == 0 || !mpq_equal(con.t[k], con.t[m - 1]))

@@ -15,6 +15,25 @@
 #include "predicates_cpu.h"
 #include "stats.h"
 
+bool
+exg_pair_push(exg_pair_buffer *h, uint32_t a, uint32_t b)
+{
+	if (h->n == h->cap)
+	{
+		size_t		ncap = h->cap ? 2 * h->cap : 256;
+		exg_pair   *np = realloc(h->p, ncap * sizeof(exg_pair));
+
+		if (np == NULL)
+			return false;
+		h->p = np;
+		h->cap = ncap;
+	}
+	h->p[h->n].a = a;
+	h->p[h->n].b = b;
+	h->n++;
+	return true;
+}
+
 void
 exg_join_options_default(exg_join_options *opt)
 {

@@ -14,32 +14,6 @@
 #include "parallel.h"
 #include "stats.h"
 
-typedef struct hit_buffer
-{
-	exg_pair   *p;
-	size_t		n;
-	size_t		cap;
-} hit_buffer;
-
-static bool
-hit_push(hit_buffer *h, uint32_t a, uint32_t b)
-{
-	if (h->n == h->cap)
-	{
-		size_t		ncap = h->cap ? 2 * h->cap : 1024;
-		exg_pair   *np = realloc(h->p, ncap * sizeof(exg_pair));
-
-		if (np == NULL)
-			return false;
-		h->p = np;
-		h->cap = ncap;
-	}
-	h->p[h->n].a = a;
-	h->p[h->n].b = b;
-	h->n++;
-	return true;
-}
-
 /* Classify every primitive of S in parallel; boxes 6 doubles each. */
 static exg_status
 classify_all(const exg_prim_set *S, int threads, exg_prim **prims, double **boxes,
@@ -191,7 +165,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 			   *bb = NULL;
 	uint64_t   *start = NULL;
 	uint32_t   *items = NULL;
-	hit_buffer *bufs = NULL;
+	exg_pair_buffer *bufs = NULL;
 	exg_grid	g;
 	double		box[6],
 				mean[3];
@@ -221,7 +195,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	stats->phase_ns[EXG_PHASE_GRID] = exg_now_ns() - t;
 
 	t = exg_now_ns();
-	bufs = calloc(threads, sizeof(hit_buffer));
+	bufs = calloc(threads, sizeof(exg_pair_buffer));
 	if (bufs == NULL)
 	{
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
@@ -230,7 +204,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 #pragma omp parallel num_threads(threads) reduction(+:cell_pairs,candidates,entries_a)
 	{
 		exg_round_state saved = exg_round_up_enter();
-		hit_buffer *mine = &bufs[omp_get_thread_num()];
+		exg_pair_buffer *mine = &bufs[omp_get_thread_num()];
 		uint64_t	since_poll = 0;
 		long		i;
 
@@ -274,7 +248,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 								continue;
 							candidates++;
 							if ((boxes_only || exg_join_pair_meets(A, &pa[i], B, &pb[j])) &&
-								!hit_push(mine, (uint32_t) i, j))
+								!exg_pair_push(mine, (uint32_t) i, j))
 								exg_flag_set(&nomem);
 						}
 					}

@@ -12,6 +12,17 @@
 extern "C" {
 #endif
 
+/* A growable array of pairs, one per worker thread. */
+typedef struct exg_pair_buffer
+{
+	exg_pair   *p;
+	size_t		n;
+	size_t		cap;
+} exg_pair_buffer;
+
+/* Append (a, b); false when out of memory. */
+bool		exg_pair_push(exg_pair_buffer *h, uint32_t a, uint32_t b);
+
 /*
  * Classify primitive i of S exactly (kind, projection axis, orientation)
  * and compute its box. Assumes upward rounding (exg_round_up_enter).

@@ -19,32 +19,6 @@
 
 #define POINTS_PER_TASK 4096
 
-typedef struct pair_buffer
-{
-	exg_pair   *p;
-	size_t		n;
-	size_t		cap;
-} pair_buffer;
-
-static bool
-pair_push(pair_buffer *h, uint32_t a, uint32_t b)
-{
-	if (h->n == h->cap)
-	{
-		size_t		ncap = h->cap ? 2 * h->cap : 256;
-		exg_pair   *np = realloc(h->p, ncap * sizeof(exg_pair));
-
-		if (np == NULL)
-			return false;
-		h->p = np;
-		h->cap = ncap;
-	}
-	h->p[h->n].a = a;
-	h->p[h->n].b = b;
-	h->n++;
-	return true;
-}
-
 void
 exg_locate_grid(exg_grid *g, const double *box, const double *mean_extent, uint64_t ntris,
 				uint32_t target_cells)
@@ -90,7 +64,7 @@ tri_box(const exg_prim_set *T, uint32_t t, double *box)
 static long
 walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim *prims,
 			const double *boxes, const uint32_t *items, uint32_t nitems, uint32_t want,
-			pair_buffer *out)
+			exg_pair_buffer *out)
 {
 	const exg_prim_set *T = &S->tris;
 	exg_cpu_simplex sx;
@@ -112,7 +86,7 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 
 		if (b != cur)
 		{
-			if (cur != UINT32_MAX && (on || parity) && !pair_push(out, pi, cur))
+			if (cur != UINT32_MAX && (on || parity) && !exg_pair_push(out, pi, cur))
 				return -1;
 			cur = b;
 			parity = on = 0;
@@ -221,7 +195,7 @@ build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells
 
 /* Concatenate per-task buffers (in task order, so the pairs stay sorted). */
 static exg_status
-gather(pair_buffer *bufs, size_t nbufs, exg_pair **pairs_out, size_t *npairs_out, exg_error *err)
+gather(exg_pair_buffer *bufs, size_t nbufs, exg_pair **pairs_out, size_t *npairs_out, exg_error *err)
 {
 	size_t		total = 0,
 				i,
@@ -253,7 +227,7 @@ locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	uint32_t   *cell_start = NULL,
 			   *items = NULL;
 	size_t		ntasks = ((size_t) npts + POINTS_PER_TASK - 1) / POINTS_PER_TASK;
-	pair_buffer *bufs = calloc(ntasks ? ntasks : 1, sizeof(pair_buffer));
+	exg_pair_buffer *bufs = calloc(ntasks ? ntasks : 1, sizeof(exg_pair_buffer));
 	exg_grid	g;
 	double		zero[3] = {0, 0, 0};
 	int			failed = 0;
@@ -353,7 +327,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 #pragma omp parallel num_threads(exg_threads(threads))
 	{
 		exg_round_state saved = exg_round_up_enter();
-		pair_buffer one = {0};
+		exg_pair_buffer one = {0};
 
 #pragma omp for schedule(dynamic, 16)
 		for (i = 0; i < (long) n; i++)

@@ -92,21 +92,6 @@ visit_column(void *ctx, uint32_t t)
 	return 0;
 }
 
-/* Visit the primitives whose boxes meet box: through the index, else all. */
-static int
-view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit, void *ctx)
-{
-	size_t		t;
-	int			r;
-
-	if (v->indexed)
-		return exg_bvh_query(&v->bvh, box, visit, ctx);
-	for (t = 0; t < v->prims.nprims; t++)
-		if (exg_boxes_meet(box, &v->prims.boxes[6 * t]) && (r = visit(ctx, (uint32_t) t)) != 0)
-			return r;
-	return 0;
-}
-
 exg_status
 exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc, exg_error *err)
 {
@@ -133,7 +118,7 @@ exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc, exg_error 
 		saved = exg_round_up_enter();
 		cp.prims = &v->prims;
 		cp.p = p;
-		view_query(v, column, visit_column, &cp);
+		exg_view_query(v, column, visit_column, &cp);
 		exg_round_restore(saved);
 	}
 	*loc = cp.on ? EXG_LOC_BOUNDARY : ((cp.crossings & 1) ? EXG_LOC_INSIDE : EXG_LOC_OUTSIDE);
