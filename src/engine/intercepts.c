@@ -7,7 +7,8 @@
  * for a face the segment lies in, the clip of [0, 1] by the face's three
  * edge half-planes. Between consecutive contacts the hole is wholly inside,
  * outside or on the surface, and the piece's midpoint (a rational point) is
- * located by exact ray parity in rational arithmetic (GMP mpq).
+ * located by the parity of the symbolically perturbed upward ray of
+ * locate_logic.h, with its signs in rational arithmetic (GMP mpq).
  */
 #include "intercepts.h"
 
@@ -21,7 +22,6 @@
 #include "predicates_cpu.h"
 #include "solid.h"
 
-#define MAX_RAY_TRIES 64
 #define NTMP 16
 
 typedef struct qpt
@@ -176,10 +176,8 @@ typedef struct locate_ctx
 	const exg_prims *prims;
 	qwork	   *w;
 	const qpt  *m;
-	const double *r;
-	qpt		   *rq;
 	unsigned	crossings;
-	int			stopped;		/* 1 boundary, 2 degenerate ray */
+	int			stopped;		/* 1: m is on the surface */
 } locate_ctx;
 
 static void
@@ -215,65 +213,70 @@ visit_boundary_q(void *ctx, uint32_t t)
 	return 1;
 }
 
+/*
+ * The upward ray from m, moved symbolically as in locate_logic.h, against
+ * one triangle: counts a crossing. Exact signs in rationals; where a sign
+ * is zero the moved one is a comparison of the triangle's doubles. Vertical
+ * triangles are never crossed; m on the triangle (excluded by the boundary
+ * probe before) stops the walk as a boundary.
+ */
 static int
-visit_ray_q(void *ctx, uint32_t t)
+visit_column_q(void *ctx, uint32_t t)
 {
 	locate_ctx *lc = ctx;
 	const exg_prim *pr = &lc->prims->prims[t];
+	const double *x = lc->prims->xyz;
+	const double *u[3];
 	qwork	   *w = lc->w;
-	int			s1,
-				s2,
-				t1,
-				t2,
-				t3;
+	int			sz,
+				e[3],
+				o;
 
 	if (pr->kind != EXG_SIMPLEX_TRIANGLE)
 		return 0;
 	load_triangle(lc, pr);
-	s2 = orient3d_sign(w, &w->a, &w->b, &w->c, lc->rq);
-	if (s2 == 0)
-		return (lc->stopped = 2);
-	s1 = orient3d_sign(w, &w->a, &w->b, &w->c, lc->m);
-	if (s1 == 0 || s1 == s2)
+	orient2d_value(w, &w->a, &w->b, &w->c, 0, 1, w->t[12]);
+	sz = mpq_sgn(w->t[12]);
+	if (sz == 0)
 		return 0;
-	t1 = orient3d_sign(w, lc->m, lc->rq, &w->a, &w->b);
-	t2 = orient3d_sign(w, lc->m, lc->rq, &w->b, &w->c);
-	t3 = orient3d_sign(w, lc->m, lc->rq, &w->c, &w->a);
-	if (t1 == 0 || t2 == 0 || t3 == 0)
-		return (lc->stopped = 2);
-	if (t1 == t2 && t2 == t3)
-		lc->crossings++;
+	orient2d_value(w, &w->a, &w->b, lc->m, 0, 1, w->t[12]);
+	orient2d_value(w, &w->b, &w->c, lc->m, 0, 1, w->t[13]);
+	orient2d_value(w, &w->c, &w->a, lc->m, 0, 1, w->t[14]);
+	for (int k = 0; k < 3; k++)
+	{
+		e[k] = mpq_sgn(w->t[12 + k]);
+		if (e[k] == -sz)
+			return 0;
+		u[k] = &x[3 * pr->v[k]];
+	}
+	o = orient3d_sign(w, &w->a, &w->b, &w->c, lc->m);
+	if (o == 0)
+		return (lc->stopped = 1);
+	if (o == sz)
+		return 0;				/* above the plane */
+	for (int k = 0; k < 3; k++)
+		if (exg_cpu_moved_sign(u[k], u[(k + 1) % 3], e[k]) != sz)
+			return 0;
+	lc->crossings++;
 	return 0;
-}
-
-static double
-spread(unsigned k, double step)
-{
-	double		x = k * step;
-
-	return x - (double) (long) x - 0.5;
 }
 
 /* Where the rational point m is (the surface is known to be closed). */
 static exg_status
 locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, exg_error *err)
 {
-	locate_ctx	lc = {&v->prims, w, m, NULL, NULL, 0, 0};
-	double		mb[3],
-				box[6],
-				r[3],
-				ext = 1;
-	qpt			rq;
-	unsigned	k;
+	locate_ctx	lc = {&v->prims, w, m, 0, 0};
+	double		box[6];
 	int			i;
 
+	(void) err;
+	/* a box of doubles around m (mpq_get_d truncates: within one ulp) */
 	for (i = 0; i < 3; i++)
 	{
-		mb[i] = mpq_get_d(m->c[i]);
-		box[i] = nextafter(mb[i], -INFINITY);
-		box[3 + i] = nextafter(mb[i], INFINITY);
-		if (v->prims.box[3 + i] - v->prims.box[i] > ext)
-			ext = v->prims.box[3 + i] - v->prims.box[i];
+		double		mb = mpq_get_d(m->c[i]);
+
+		box[i] = nextafter(mb, -INFINITY);
+		box[3 + i] = nextafter(mb, INFINITY);
 	}
 	if (!exg_boxes_meet(box, v->prims.box))
 	{
@@ -286,35 +289,14 @@ locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, ex
 		*loc = EXG_LOC_BOUNDARY;
 		return EXG_OK;
 	}
-	qpt_init(&rq);
-	lc.rq = &rq;
-	lc.r = r;
-	for (k = 0; k < MAX_RAY_TRIES; k++)
-	{
-		double		sbox[6];
-
-		r[0] = v->prims.box[3] + ext + 1;
-		r[1] = mb[1] + ext * spread(k + 1, 0.6180339887498949);
-		r[2] = mb[2] + ext * spread(k + 1, 0.7548776662466927);
-		qpt_set_d(&rq, r);
-		for (i = 0; i < 3; i++)
-		{
-			sbox[i] = (box[i] < r[i] ? box[i] : r[i]);
-			sbox[3 + i] = (box[3 + i] > r[i] ? box[3 + i] : r[i]);
-		}
-		lc.crossings = 0;
-		lc.stopped = 0;
-		exg_view_query(v, sbox, visit_ray_q, &lc);
-		if (lc.stopped == 0)
-		{
-			qpt_clear(&rq);
-			*loc = (lc.crossings & 1) ? EXG_LOC_INSIDE : EXG_LOC_OUTSIDE;
-			return EXG_OK;
-		}
-	}
-	qpt_clear(&rq);
-	return exg_fail(err, EXG_ERR_INVALID, "no ray direction avoided the surface's edges after %d tries",
-					MAX_RAY_TRIES);
+	/* the column above m: every triangle its upward ray can cross */
+	box[5] = box[5] > v->prims.box[5] ? box[5] : v->prims.box[5];
+	lc.crossings = 0;
+	lc.stopped = 0;
+	exg_view_query(v, box, visit_column_q, &lc);
+	*loc = lc.stopped == 1 ? EXG_LOC_BOUNDARY
+		: ((lc.crossings & 1) ? EXG_LOC_INSIDE : EXG_LOC_OUTSIDE);
+	return EXG_OK;
 }
 
 /* ---- contacts along one segment ---- */

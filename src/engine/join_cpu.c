@@ -126,9 +126,21 @@ grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
 
 	if (start == NULL)
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory building the grid");
-#pragma omp parallel for num_threads(threads) schedule(static)
-	for (i = 0; i < (long) n; i++)
-		enter_cells(g, &boxes[6 * i], start + 1, NULL, 0);
+	/*
+	 * Cells under upward rounding, like every other cell computation of
+	 * the CPU join (which runs inside the predicates' rounding mode): the
+	 * cell of a coordinate may differ by one between rounding modes, and a
+	 * pair's reference cell must be one where both of its boxes were entered.
+	 */
+#pragma omp parallel num_threads(threads)
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+#pragma omp for schedule(static)
+		for (i = 0; i < (long) n; i++)
+			enter_cells(g, &boxes[6 * i], start + 1, NULL, 0);
+		exg_round_restore(saved);
+	}
 	for (c = 0; c < ncells; c++)
 		start[c + 1] += start[c];
 	total = start[ncells];
@@ -142,9 +154,15 @@ grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory building the grid");
 	}
 	memcpy(cursor, start, sizeof(uint64_t) * ncells);
-#pragma omp parallel for num_threads(threads) schedule(static)
-	for (i = 0; i < (long) n; i++)
-		enter_cells(g, &boxes[6 * i], cursor, items, (uint32_t) i);
+#pragma omp parallel num_threads(threads)
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+#pragma omp for schedule(static)
+		for (i = 0; i < (long) n; i++)
+			enter_cells(g, &boxes[6 * i], cursor, items, (uint32_t) i);
+		exg_round_restore(saved);
+	}
 	free(cursor);
 	*start_out = start;
 	*items_out = items;

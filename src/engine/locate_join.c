@@ -252,7 +252,15 @@ locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	}
 	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t0;
 	t0 = exg_now_ns();
-	if ((rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err)) != EXG_OK)
+	/* columns under upward rounding, as the walk below computes a point's
+	 * column: a cell can differ by one between rounding modes */
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+		rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err);
+		exg_round_restore(saved);
+	}
+	if (rc != EXG_OK)
 		goto done;
 	memcpy(st->grid_dims, g.dims, sizeof(g.dims));
 	st->grid_entries = cell_start[(size_t) g.dims[0] * g.dims[1]];
@@ -323,7 +331,14 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 	int			failed = 0;
 	size_t		m = 0;
 	long		i;
+	uint32_t   *column = malloc(sizeof(uint32_t) * (n ? n : 1));
 
+	if (column == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");
+	/* each point's column as the GPU computed it: in the caller's rounding
+	 * mode (to nearest), before the predicates' upward rounding is entered */
+	for (i = 0; i < (long) n; i++)
+		column[i] = column_of(g, &pts[3 * (size_t) pairs[i].a], origin);
 #pragma omp parallel num_threads(exg_threads(threads))
 	{
 		exg_round_state saved = exg_round_up_enter();
@@ -333,7 +348,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 		for (i = 0; i < (long) n; i++)
 		{
 			const double *pt = &pts[3 * (size_t) pairs[i].a];
-			uint32_t	c = column_of(g, pt, origin);
+			uint32_t	c = column[i];
 
 			if (exg_flag_get(&failed))
 				continue;
@@ -356,6 +371,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 		free(one.p);
 		exg_round_restore(saved);
 	}
+	free(column);
 	if (failed)
 		return exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
 			: exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");
