@@ -22,6 +22,7 @@ mkdir -p "$out"
 	test/engine/bin-gpu/test_pairs_differential --gpu --cases 20000 | tail -1
 	test/engine/bin-gpu/test_join --gpu | tail -1
 	test/engine/bin-gpu/test_locate_join
+	test/engine/bin-gpu/test_solid_differential --gpu | tail -4
 	echo
 	bench/bin/bench_solids "${POINTS:-1e7}" "${REPEAT:-5}" "${CPU_POINTS:-1e6}"
 	echo '```'

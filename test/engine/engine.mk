@@ -15,6 +15,7 @@ test_mine_EXTRA         := demo/mine.c
 test_join_EXTRA         := test/engine/join_data.c
 test_pairs_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 test_overlay_EXTRA      := test/reference/ref_exact.c
+test_solid_differential_EXTRA := test/reference/ref_solid.c test/reference/ref_exact.c
 
 $(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(wildcard src/engine/*.h test/engine/*.h test/reference/*.[ch] demo/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)
@@ -26,7 +27,7 @@ engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
 
 # ---- the same tests linked with the CUDA back-end, for the device machine ----
 GPU_TEST_BIN  := test/engine/bin-gpu
-GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay
+GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay test_solid_differential
 GPU_TEST_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
 $(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(wildcard src/engine/*.h test/engine/*.h)
