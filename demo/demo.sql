@@ -48,6 +48,22 @@ SELECT (SELECT count(*) FROM (SELECT * FROM batch_hits EXCEPT SELECT * FROM exac
        AS batch_vs_row_by_row_differences;
 
 \echo
+\echo '== Ore bodies as volumes: are they valid solids, and where do holes run inside them?'
+SELECT count(*) AS bodies, count(*) FILTER (WHERE ST_ExactIsValidSolid(geom)) AS valid_solids
+FROM ore_bodies;
+\timing on
+CREATE TEMP TABLE intercepts AS
+	SELECT * FROM ST_ExactIntercepts3DJoin('SELECT hole_id AS id, geom FROM drill_holes',
+	                                       'SELECT body_id AS id, geom FROM ore_bodies');
+\timing off
+SELECT b.name AS ore_body, count(DISTINCT i.hole_id) AS holes, round(sum(i.to_m - i.from_m)::numeric, 1) AS metres_of_ore
+FROM intercepts i JOIN ore_bodies b ON b.body_id = i.solid_id
+GROUP BY b.name ORDER BY 3 DESC, 1 LIMIT 8;
+SELECT h.name AS hole, b.name AS ore_body, round(i.from_m::numeric, 2) AS from_m, round(i.to_m::numeric, 2) AS to_m
+FROM intercepts i JOIN drill_holes h ON h.hole_id = i.hole_id JOIN ore_bodies b ON b.body_id = i.solid_id
+ORDER BY i.to_m - i.from_m DESC, 1, 2 LIMIT 5;
+
+\echo
 \echo '== The same join with PostGIS ST_3DIntersects (floating point; this takes a while)'
 \timing on
 CREATE TEMP TABLE postgis_hits AS
