@@ -77,7 +77,7 @@ EXCEPTION WHEN query_canceled THEN
 	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 1 s)';
 END $$;
 SET exactgpu.device = 'gpu';
-SET exactgpu.grid_cells = 64;  -- coarse: ~10^11 cell pairs to cull, a GPU phase of seconds
+SET exactgpu.grid_cells = 8;  -- coarse: ~10^11 cell pairs to cull, a GPU phase of seconds
 SET statement_timeout = '1s';
 SELECT cancel_latency();
 SET statement_timeout = '60s';
