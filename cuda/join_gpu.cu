@@ -165,13 +165,6 @@ grow_keeping(exg_dbuf<uint64_t> &buf, uint64_t n, uint64_t keep, cudaStream_t s)
 	std::swap(buf.n, bigger.n);
 }
 
-static void
-check_cancel()
-{
-	if (exg_cancel_requested())
-		throw		exg_gpu_canceled();
-}
-
 /* One join of A against B entirely on the device; throws on failure. */
 static void
 run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
@@ -240,7 +233,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_gpu_grid_side(b, g, ncells, s);
 	st->grid_entries += a.nentries + b.nentries;
 	clk.mark(1 + EXG_PHASE_GRID, s);
-	check_cancel();
+	exg_gpu_check_cancel();
 
 	/* ---- cull: block arrays, count pass, scan ---- */
 	exg_gpu_blocks blocks;
@@ -255,7 +248,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 							 cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
 	st->candidates += total;
-	check_cancel();
+	exg_gpu_check_cancel();
 
 	/* ---- waves of candidates that fit the budget ---- */
 	size_t		budget = exg_gpu_budget(opt->gpu_memory_limit);
@@ -387,7 +380,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		}
 		st->unknown_second += double_only ? 0 : nunknown;
 		b0 = b1;
-		check_cancel();
+		exg_gpu_check_cancel();
 	}
 	st->phase_ns[EXG_PHASE_CULL] += cull_ns;
 	st->phase_ns[EXG_PHASE_TEST] += test_ns;
@@ -588,32 +581,17 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 			 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
 {
 	join_result res;
-
-	try
-	{
+	exg_status	st = exg_gpu_guard(err, "in the GPU join", [&] {
 		join_or_split(A, B, opt, res, stats, 0);
-		stats->used_gpu = true;
-	}
-	catch (exg_gpu_error &e)
+		return EXG_OK;
+	});
+
+	if (st != EXG_OK)
 	{
 		res.release();
-		return exg_fail(err, e.status, "%s", e.message);
+		return st;
 	}
-	catch (exg_gpu_canceled &)
-	{
-		res.release();
-		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
-	}
-	catch (exg_gpu_oom &)
-	{
-		res.release();
-		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
-	}
-	catch (std::bad_alloc &)
-	{
-		res.release();
-		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory in the GPU join");
-	}
+	stats->used_gpu = true;
 	*pairs_out = res.p;
 	*npairs_out = res.n;
 	return EXG_OK;
@@ -628,8 +606,7 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 				   size_t n, const exg_join_options *opt, uint8_t *result,
 				   exg_join_stats *st, exg_error *err)
 {
-	try
-	{
+	return exg_gpu_guard(err, "in the GPU pair test", [&] {
 		exg_gpu_context *ctx = exg_gpu_context_get();
 		cudaStream_t s = ctx->stream;
 		int			shift = bits_for(B->nprims);
@@ -720,17 +697,5 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 		st->used_gpu = true;
 		exg_counters_local()->gpu_pair_tests += n;
 		return EXG_OK;
-	}
-	catch (exg_gpu_error &e)
-	{
-		return exg_fail(err, e.status, "%s", e.message);
-	}
-	catch (exg_gpu_oom &)
-	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
-	}
-	catch (std::bad_alloc &)
-	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory");
-	}
+	});
 }

@@ -11,6 +11,9 @@
 #define EXG_JOIN_GPU_CUH
 
 #include <stdint.h>
+#include <new>
+
+#include "cancel.h"
 
 #include "gpu_runtime.cuh"
 #include "join.h"
@@ -23,6 +26,44 @@
 struct exg_gpu_canceled
 {
 };
+
+/* Throw exg_gpu_canceled when the caller has asked to stop. */
+inline void
+exg_gpu_check_cancel()
+{
+	if (exg_cancel_requested())
+		throw		exg_gpu_canceled();
+}
+
+/*
+ * The C boundary of a GPU entry point: run body (which returns a status)
+ * and turn what it throws into a status and a message in err.
+ */
+template <typename F>
+exg_status
+exg_gpu_guard(exg_error *err, const char *what, F &&body)
+{
+	try
+	{
+		return body();
+	}
+	catch (exg_gpu_error &e)
+	{
+		return exg_fail(err, e.status, "%s", e.message);
+	}
+	catch (exg_gpu_canceled &)
+	{
+		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
+	}
+	catch (exg_gpu_oom &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
+	}
+	catch (std::bad_alloc &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory %s", what);
+	}
+}
 
 /* One input set on the device. */
 struct exg_gpu_side

@@ -161,13 +161,6 @@ k_locate(locate_inputs in, uint32_t p0, uint32_t p1, uint64_t *hits, uint64_t *u
 		atomicAdd(&counts->tests, tests);
 }
 
-static void
-check_cancel()
-{
-	if (exg_cancel_requested())
-		throw		exg_gpu_canceled();
-}
-
 /* Sort each column's items (a segmented sort): one body's triangles together. */
 static void
 sort_columns(exg_gpu_side &tris, uint32_t ncells, cudaStream_t s)
@@ -277,7 +270,7 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	sort_columns(tris, ncells, s);
 	st->grid_entries += tris.nentries;
 	st->phase_ns[EXG_PHASE_GRID] += elapsed(t0, s);
-	check_cancel();
+	exg_gpu_check_cancel();
 
 	/* walk the columns, in launches; grow the outputs and redo on overflow */
 	locate_inputs in = {points.verts.p, tris.verts.p, tris.prims.p, tris.boxes.p, body.p,
@@ -300,7 +293,7 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 				in, p0, p1, hits.p, unknown.p, cap, counts_d.p);
 			EXG_CUDA(cudaGetLastError());
 			EXG_CUDA(cudaStreamSynchronize(s));
-			check_cancel();
+			exg_gpu_check_cancel();
 		}
 		EXG_CUDA(cudaMemcpy(&counts, counts_d.p, sizeof(counts), cudaMemcpyDeviceToHost));
 		if (counts.hits <= cap && counts.unknown <= cap)
@@ -404,8 +397,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 			   const exg_join_options *opt, exg_pair **pairs_out, size_t *npairs_out,
 			   exg_join_stats *stats, exg_error *err)
 {
-	try
-	{
+	return exg_gpu_guard(err, "locating points", [&] {
 		std::vector<exg_pair> out;
 
 		locate_or_split(pts, npts, 0, S, opt, out, stats);
@@ -416,21 +408,5 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 		*npairs_out = out.size();
 		stats->used_gpu = true;
 		return EXG_OK;
-	}
-	catch (exg_gpu_error &e)
-	{
-		return exg_fail(err, e.status, "%s", e.message);
-	}
-	catch (exg_gpu_canceled &)
-	{
-		return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
-	}
-	catch (exg_gpu_oom &)
-	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
-	}
-	catch (std::bad_alloc &)
-	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory locating points");
-	}
+	});
 }

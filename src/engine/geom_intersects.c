@@ -95,19 +95,6 @@ exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view, exg_er
 	return st;
 }
 
-static inline void
-simplex_of(const exg_prims *p, size_t t, exg_cpu_simplex *sx)
-{
-	const exg_prim *pr = &p->prims[t];
-
-	sx->kind = pr->kind;
-	sx->k = pr->k;
-	sx->s = pr->s;
-	sx->v[0] = &p->xyz[3 * pr->v[0]];
-	sx->v[1] = &p->xyz[3 * pr->v[1]];
-	sx->v[2] = &p->xyz[3 * pr->v[2]];
-}
-
 typedef struct pair_search
 {
 	const exg_prims *big;
@@ -126,7 +113,7 @@ pair_meets(pair_search *ps, size_t t)
 
 	if (!exg_boxes_meet(&ps->small->boxes[6 * ps->q], &ps->big->boxes[6 * t]))
 		return 0;
-	simplex_of(ps->big, t, &sx);
+	exg_cpu_simplex_of(ps->big->xyz, &ps->big->prims[t], &sx);
 	ps->tests++;
 	r = ps->naxes == 3 ? exg_cpu_simplex_simplex_3d(&ps->qsx, &sx)
 		: exg_cpu_simplex_simplex_2d(&ps->qsx, &sx);
@@ -164,7 +151,7 @@ views_meet(const exg_view *a, const exg_view *b, int naxes, bool *result, exg_er
 		if (!exg_boxes_meet(&small->prims.boxes[6 * q], big->prims.box))
 			continue;
 		ps.q = q;
-		simplex_of(&small->prims, q, &ps.qsx);
+		exg_cpu_simplex_of(small->prims.xyz, &small->prims.prims[q], &ps.qsx);
 		if (big->indexed)
 			*result = exg_bvh_query(&big->bvh, &small->prims.boxes[6 * q], visit_pair, &ps) != 0;
 		else

@@ -93,17 +93,6 @@ exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out, double *box)
 	}
 }
 
-static inline void
-simplex_from(const exg_prim_set *S, const exg_prim *p, exg_cpu_simplex *sx)
-{
-	sx->kind = p->kind;
-	sx->k = p->k;
-	sx->s = p->s;
-	sx->v[0] = &S->xyz[3 * p->v[0]];
-	sx->v[1] = &S->xyz[3 * p->v[1]];
-	sx->v[2] = &S->xyz[3 * p->v[2]];
-}
-
 bool
 exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_set *B,
 					const exg_prim *pb)
@@ -111,8 +100,8 @@ exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_se
 	exg_cpu_simplex sa,
 				sb;
 
-	simplex_from(A, pa, &sa);
-	simplex_from(B, pb, &sb);
+	exg_cpu_simplex_of(A->xyz, pa, &sa);
+	exg_cpu_simplex_of(B->xyz, pb, &sb);
 	return exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
 }
 

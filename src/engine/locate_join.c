@@ -103,12 +103,7 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 			pr = &local;
 		}
 		tests++;
-		sx.kind = pr->kind;
-		sx.k = pr->k;
-		sx.s = pr->s;
-		sx.v[0] = &T->xyz[3 * (size_t) pr->v[0]];
-		sx.v[1] = &T->xyz[3 * (size_t) pr->v[1]];
-		sx.v[2] = &T->xyz[3 * (size_t) pr->v[2]];
+		exg_cpu_simplex_of(T->xyz, pr, &sx);
 		r = exg_cpu_ray_simplex(p, &sx);
 		if (r == EXG_RAY_ON)
 			on = 1;

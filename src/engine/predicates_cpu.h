@@ -10,6 +10,7 @@
 #ifndef EXG_PREDICATES_CPU_H
 #define EXG_PREDICATES_CPU_H
 
+#include "geom_prims.h"
 #include "orient_cascade.h"
 
 #define LG_QUAL static inline
@@ -21,5 +22,17 @@
 #undef LG_NAME
 #undef LG_O3
 #undef LG_O2
+
+/* A classified primitive as the logic's simplex, over its vertex array. */
+static inline void
+exg_cpu_simplex_of(const double *xyz, const exg_prim *pr, exg_cpu_simplex *sx)
+{
+	sx->kind = pr->kind;
+	sx->k = pr->k;
+	sx->s = pr->s;
+	sx->v[0] = &xyz[3 * (size_t) pr->v[0]];
+	sx->v[1] = &xyz[3 * (size_t) pr->v[1]];
+	sx->v[2] = &xyz[3 * (size_t) pr->v[2]];
+}
 
 #endif							/* EXG_PREDICATES_CPU_H */

@@ -76,12 +76,7 @@ visit_column(void *ctx, uint32_t t)
 	exg_cpu_simplex sx;
 	int			r;
 
-	sx.kind = pr->kind;
-	sx.k = pr->k;
-	sx.s = pr->s;
-	sx.v[0] = &cp->prims->xyz[3 * pr->v[0]];
-	sx.v[1] = &cp->prims->xyz[3 * pr->v[1]];
-	sx.v[2] = &cp->prims->xyz[3 * pr->v[2]];
+	exg_cpu_simplex_of(cp->prims->xyz, pr, &sx);
 	r = exg_cpu_ray_simplex(cp->p, &sx);
 	if (r == EXG_RAY_ON)
 	{
