@@ -7,7 +7,7 @@
 #   3. bench/sql/overlay.sql: ST_ExactIntersectsJoin against PostGIS's
 #      ST_Intersects join with GiST indexes on two lattice layers;
 #   4. bench/sql/boxjoin.sql: ST_BoxJoin against PostGIS's GiST && join on
-#      the same tables (10^6 boxes each, medium and high coverage).
+#      the same tables, per BOX_CASES (boxes per table:coverage).
 # SKIP_ENGINE=1 skips 1-2, SKIP_SQL=1 skips 3-4.
 # Carried: test/engine/bin-gpu, bench/bin, .carry/pgbundle.tar.xz. Results
 # go to $OUT.
@@ -38,10 +38,13 @@ su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
 	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=1GB -c max_wal_size=8GB' -w start >/dev/null"
 su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSION exactgpu CASCADE'"
 for n in ${OVERLAY_N:-300}; do
+	[ "$n" = 0 ] && break
 	echo "== map overlay SQL, $n x $n lattice" | tee -a "$out/overlay-sql.md"
 	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=$n -f $work/overlay.sql" 2>&1 | tee -a "$out/overlay-sql.md"
 done
-for cov in ${COVERAGES:-1 4}; do
-	echo "== box join SQL, ${N:-1000000} boxes per table, coverage $cov" | tee -a "$out/overlay-sql.md"
-	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=${N:-1000000} -v cov=$cov -f $work/boxjoin.sql" 2>&1 | tee -a "$out/overlay-sql.md"
+# boxes per table:coverage; pair-by-pair comparison up to 10^6 boxes a side
+for case in ${BOX_CASES:-1000000:0.1 1000000:1 1000000:4}; do
+	n=${case%%:*} cov=${case#*:} check=$([ "$n" -le 1000000 ] && echo 1 || echo 0)
+	echo "== box join SQL, $n boxes per table, coverage $cov" | tee -a "$out/boxjoin-sql.md"
+	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=$n -v cov=$cov -v exact_check=$check -f $work/boxjoin.sql" 2>&1 | tee -a "$out/boxjoin-sql.md"
 done

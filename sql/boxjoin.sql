@@ -59,3 +59,25 @@ SELECT ST_MakeEnvelope(500000, 7000000, 500001, 7000001) && ST_MakeEnvelope(5000
        (SELECT count(*) FROM ST_BoxJoin(
 		$$SELECT 1::bigint, ST_MakeEnvelope(500000, 7000000, 500001, 7000001)$$,
 		$$SELECT 2::bigint, ST_MakeEnvelope(500001, 7000000, 500002, 7000001)$$)) AS touching_pairs;
+
+-- Rows sharing an id are one object: each id pair once (the pairs are then
+-- collected and deduplicated instead of streamed).
+SELECT count(*) AS shared_id_pairs, count(DISTINCT (left_id, right_id)) AS distinct_pairs
+FROM ST_BoxJoin($$SELECT 1::bigint, ST_MakeEnvelope(0, 0, 1, 1) UNION ALL SELECT 1, ST_MakeEnvelope(0.5, 0.5, 2, 2)$$,
+		$$SELECT 7::bigint, ST_MakeEnvelope(0.75, 0.75, 3, 3)$$);
+SELECT count(*) AS differs_unordered_ids FROM (
+	(SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a ORDER BY random()', 'SELECT id, geom FROM bx_b ORDER BY id DESC') EXCEPT SELECT * FROM bx_ref)
+	UNION ALL
+	(SELECT * FROM bx_ref EXCEPT SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a ORDER BY random()', 'SELECT id, geom FROM bx_b ORDER BY id DESC'))) d;
+-- A result larger than exactgpu.result_memory spills to a temporary file.
+SET exactgpu.result_memory = 64;
+SELECT count(*) AS spilled_pairs, count(DISTINCT (left_id, right_id)) AS distinct_pairs
+FROM ST_BoxJoin('SELECT i, ST_MakeEnvelope(0, 0, 1, 1) FROM generate_series(1, 300) i',
+				'SELECT i, ST_MakeEnvelope(1, 1, 2, 2) FROM generate_series(1, 300) i');
+RESET exactgpu.result_memory;
+-- Empty geometries have no box; NULL geometries are skipped.
+SELECT count(*) AS empty_pairs FROM ST_BoxJoin($$SELECT 1::bigint, 'POLYGON EMPTY'::geometry UNION ALL SELECT 2, NULL$$,
+		'SELECT id, geom FROM bx_b');
+-- one statement that returns rows, nothing else
+SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a; SELECT id, geom FROM bx_b', 'SELECT id, geom FROM bx_b');
+SELECT * FROM ST_BoxJoin('DELETE FROM bx_ref RETURNING 1::bigint, NULL::geometry', 'SELECT id, geom FROM bx_b');

@@ -240,22 +240,11 @@ exg_batch_add_box(exg_batch *b, const exg_shape *s, exg_error *err)
 	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1, &b->solid_cap))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
 	b->solid[b->nrows] = 0;
-	if (s->nverts > 0)
 	{
 		double		lo[3],
 					hi[3];
 
-		for (int k = 0; k < 3; k++)
-		{
-			lo[k] = hi[k] = s->xyz[k];
-			for (size_t v = 1; v < s->nverts; v++)
-			{
-				double		c = s->xyz[3 * v + k];
-
-				lo[k] = c < lo[k] ? c : lo[k];
-				hi[k] = c > hi[k] ? c : hi[k];
-			}
-		}
+		if (exg_shape_extent(s, lo, hi))
 		{
 			uint32_t	i0 = add_vertex(b, lo),
 						i1 = add_vertex(b, hi);

@@ -55,6 +55,33 @@ exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
  */
 exg_status	exg_batch_add_box(exg_batch *b, const exg_shape *s, exg_error *err);
 
+/*
+ * Serialized geometries (PostGIS bytes without the varlena header), as a
+ * reader collects them: row i is data[off[i] .. off[i + 1]).
+ */
+typedef struct exg_row_bytes
+{
+	const uint8_t *data;
+	const size_t *off;			/* n + 1 offsets */
+	size_t		n;
+} exg_row_bytes;
+
+/*
+ * Parse the rows and add each as exg_batch_add would, in row order, on
+ * `threads` CPU threads (0 = all). On failure err->row is 1 + the first
+ * row that failed (the one a sequential reading would have reported).
+ */
+exg_status	exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads,
+							   exg_error *err);
+
+/*
+ * The exact box of each row: lo then hi (naxes doubles each) at
+ * box[2 * naxes * i]; has_box[i] = 0 for an empty geometry. Same threads
+ * and error rules as exg_batch_add_rows.
+ */
+exg_status	exg_rows_boxes(const exg_row_bytes *rows, int naxes, int threads, double *box,
+						   uint8_t *has_box, exg_error *err);
+
 /* The batch as a primitive set (arity 3), valid while b is unchanged. */
 exg_prim_set exg_batch_prims(const exg_batch *b);
 

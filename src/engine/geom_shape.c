@@ -21,6 +21,34 @@ exg_shape_free(exg_shape *s)
 	exg_shape_init(s);
 }
 
+void
+exg_shape_clear(exg_shape *s)
+{
+	s->srid = 0;
+	s->geom_type = 0;
+	s->has_z = s->has_m = s->is_solid = false;
+	s->nverts = s->nrings = s->ncomps = 0;
+}
+
+bool
+exg_shape_extent(const exg_shape *s, double lo[3], double hi[3])
+{
+	if (s->nverts == 0)
+		return false;
+	for (int k = 0; k < 3; k++)
+	{
+		lo[k] = hi[k] = s->xyz[k];
+		for (size_t v = 1; v < s->nverts; v++)
+		{
+			double		c = s->xyz[3 * v + k];
+
+			lo[k] = c < lo[k] ? c : lo[k];
+			hi[k] = c > hi[k] ? c : hi[k];
+		}
+	}
+	return true;
+}
+
 /* Grow *buf to hold at least need elements of size elem; doubling amortizes. */
 static bool
 grow(void **buf, size_t *cap, size_t need, size_t elem)

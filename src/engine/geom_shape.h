@@ -66,6 +66,10 @@ typedef struct exg_shape
 
 void		exg_shape_init(exg_shape *s);
 void		exg_shape_free(exg_shape *s);
+/* Empty the shape but keep its buffers, to read row after row without mallocs. */
+void		exg_shape_clear(exg_shape *s);
+/* Exact extents of the vertices; false (and nothing written) when empty. */
+bool		exg_shape_extent(const exg_shape *s, double lo[3], double hi[3]);
 
 /* Builder: begin a component, begin each of its rings, append vertices. */
 exg_status	exg_shape_begin_comp(exg_shape *s, exg_comp_kind kind, bool is_patch,

@@ -8,6 +8,8 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "join_result.h"
+
 int			exactgpu_device = EXG_DEVICE_AUTO;
 int			exactgpu_filter_precision = EXG_FILTER_FLOAT;
 int			exactgpu_grid_cells = 0;
@@ -55,6 +57,11 @@ exactgpu_define_join_gucs(void)
 							"Larger joins run in chunks.",
 							&exactgpu_gpu_memory_limit_mb, 0, 0, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.result_memory",
+							"Memory the result rows of a batch join may take before they spill to a temporary file.",
+							"Like work_mem, but for join results, which can be tens of millions of rows.",
+							&exactgpu_result_memory_kb, 1024 * 1024, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("exactgpu.progress",
 							 "Report the phases of batch joins as NOTICEs.",
 							 NULL, &exactgpu_progress, false,

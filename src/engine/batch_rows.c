@@ -1,0 +1,225 @@
+/*
+ * batch_rows.c — parsing many serialized rows at once, on all cores.
+ *
+ * A reader hands over the bytes of every row; parsing them (and, for exact
+ * joins, triangulating their faces exactly) is the costly part of reading
+ * a join input, and rows are independent. Rows are cut into chunks in row
+ * order; each chunk is parsed into its own batch and the batches are then
+ * concatenated in order, so the result equals row-by-row exg_batch_add.
+ */
+#include "batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cancel.h"
+#include "gserialized_read.h"
+#include "parallel.h"
+
+/* Chunks per thread: rows differ in size, so more chunks balance better. */
+#define CHUNKS_PER_THREAD 8
+/* Below this many rows one thread does it all. */
+#define PARALLEL_MIN_ROWS 2048
+
+typedef struct row_chunk
+{
+	size_t		first;
+	size_t		end;
+	exg_status	st;
+	exg_error	err;			/* err.row: 1 + the failing row */
+} row_chunk;
+
+/* What each chunk does with its rows: parse into shape, then use it. */
+typedef exg_status (*row_fn) (void *arg, size_t chunk, size_t row, const exg_shape *s,
+							  exg_error *err);
+
+static size_t
+chunk_count(size_t n, int threads)
+{
+	size_t		c = (size_t) threads * CHUNKS_PER_THREAD;
+
+	if (n < PARALLEL_MIN_ROWS || threads <= 1)
+		return n ? 1 : 0;
+	return c < n ? c : n;
+}
+
+/*
+ * Run fn on every row, chunk by chunk, in parallel. Returns the status of
+ * the first failing row in row order, with its error (chunks do not stop
+ * each other, so that this is the row a sequential reading would report).
+ */
+static exg_status
+for_each_row(const exg_row_bytes *rows, int threads, size_t nchunks, row_fn fn, void *arg,
+			 exg_error *err)
+{
+	row_chunk  *ch = calloc(nchunks ? nchunks : 1, sizeof(row_chunk));
+
+	if (ch == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading join input");
+	for (size_t c = 0; c < nchunks; c++)
+	{
+		ch[c].first = rows->n * c / nchunks;
+		ch[c].end = rows->n * (c + 1) / nchunks;
+	}
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (nchunks > 1)
+	for (size_t c = 0; c < nchunks; c++)
+	{
+		exg_shape	s;
+
+		exg_shape_init(&s);
+		for (size_t i = ch[c].first; i < ch[c].end && ch[c].st == EXG_OK; i++)
+		{
+			if ((i & (EXG_CANCEL_STRIDE - 1)) == 0 && exg_cancel_requested())
+			{
+				ch[c].st = exg_fail(&ch[c].err, EXG_ERR_INTERRUPTED, "canceled");
+				break;
+			}
+			exg_shape_clear(&s);
+			ch[c].st = exg_gserialized_read(rows->data + rows->off[i],
+											rows->off[i + 1] - rows->off[i], &s, &ch[c].err);
+			if (ch[c].st == EXG_OK)
+				ch[c].st = fn(arg, c, i, &s, &ch[c].err);
+			if (ch[c].st != EXG_OK)
+				ch[c].err.row = i + 1;
+		}
+		exg_shape_free(&s);
+	}
+	/* every chunk ran to its own first failure: the earliest chunk's is the first */
+	for (size_t c = 0; c < nchunks; c++)
+		if (ch[c].st != EXG_OK)
+		{
+			exg_status	st = ch[c].st;
+
+			if (err)
+				*err = ch[c].err;
+			free(ch);
+			return st;
+		}
+	free(ch);
+	return EXG_OK;
+}
+
+/* ---- rows into a batch ---- */
+
+typedef struct batch_rows_arg
+{
+	exg_batch  *part;			/* one batch per chunk */
+} batch_rows_arg;
+
+static exg_status
+add_to_part(void *arg, size_t chunk, size_t row, const exg_shape *s, exg_error *err)
+{
+	(void) row;
+	return exg_batch_add(&((batch_rows_arg *) arg)->part[chunk], s, err);
+}
+
+/* Append part to b: its vertex indices and rows shift by what b holds. */
+static exg_status
+append_part(exg_batch *b, const exg_batch *p, exg_error *err)
+{
+	size_t		nv = b->nverts + p->nverts,
+				np = b->nprims + p->nprims,
+				nr = b->nrows + p->nrows;
+	double	   *xyz;
+	uint32_t   *tri,
+			   *owner;
+	uint8_t    *solid;
+
+	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
+	if (xyz)
+		b->xyz = xyz;
+	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
+	if (tri)
+		b->tri = tri;
+	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
+	if (owner)
+		b->owner = owner;
+	solid = realloc(b->solid, nr ? nr : 1);
+	if (solid)
+		b->solid = solid;
+	if (!xyz || !tri || !owner || !solid)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	b->verts_cap = nv;
+	b->prims_cap = np;
+	b->solid_cap = nr;
+	memcpy(b->xyz + 3 * b->nverts, p->xyz, p->nverts * 3 * sizeof(double));
+	for (size_t i = 0; i < p->nprims; i++)
+	{
+		for (int k = 0; k < 3; k++)
+			b->tri[3 * (b->nprims + i) + k] = p->tri[3 * i + k] + (uint32_t) b->nverts;
+		b->owner[b->nprims + i] = p->owner[i] + (uint32_t) b->nrows;
+	}
+	memcpy(b->solid + b->nrows, p->solid, p->nrows);
+	b->nsolid += p->nsolid;
+	b->nverts = nv;
+	b->nprims = np;
+	b->nrows = nr;
+	return EXG_OK;
+}
+
+exg_status
+exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads, exg_error *err)
+{
+	int			t = exg_threads(threads);
+	size_t		nchunks = chunk_count(rows->n, t);
+	batch_rows_arg arg;
+	exg_status	st;
+
+	arg.part = calloc(nchunks ? nchunks : 1, sizeof(exg_batch));
+	if (arg.part == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading join input");
+	for (size_t c = 0; c < nchunks; c++)
+		exg_batch_init(&arg.part[c], b->naxes, b->policy);
+	st = for_each_row(rows, t, nchunks, add_to_part, &arg, err);
+	if (st == EXG_OK && b->nrows + rows->n >= UINT32_MAX - 1)
+		st = exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
+	for (size_t c = 0; c < nchunks; c++)
+	{
+		if (st == EXG_OK)
+			st = append_part(b, &arg.part[c], err);
+		exg_batch_free(&arg.part[c]);
+	}
+	free(arg.part);
+	return st;
+}
+
+/* ---- rows into boxes ---- */
+
+typedef struct box_rows_arg
+{
+	int			naxes;
+	double	   *box;
+	uint8_t    *has_box;
+} box_rows_arg;
+
+static exg_status
+box_of_row(void *arg, size_t chunk, size_t row, const exg_shape *s, exg_error *err)
+{
+	box_rows_arg *a = arg;
+	double		lo[3],
+				hi[3];
+
+	(void) chunk;
+	(void) err;
+	a->has_box[row] = exg_shape_extent(s, lo, hi);
+	if (a->has_box[row])
+	{
+		memcpy(&a->box[2 * a->naxes * row], lo, a->naxes * sizeof(double));
+		memcpy(&a->box[2 * a->naxes * row + a->naxes], hi, a->naxes * sizeof(double));
+	}
+	return EXG_OK;
+}
+
+exg_status
+exg_rows_boxes(const exg_row_bytes *rows, int naxes, int threads, double *box,
+			   uint8_t *has_box, exg_error *err)
+{
+	int			t = exg_threads(threads);
+	box_rows_arg arg = {naxes, box, has_box};
+
+	if (naxes != 2 && naxes != 3)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "boxes have 2 or 3 axes");
+	return for_each_row(rows, t, chunk_count(rows->n, t), box_of_row, &arg, err);
+}

@@ -1,0 +1,73 @@
+/*
+ * join_result.c — the result rows of batch joins.
+ *
+ * A join may return tens of millions of rows; with the tuplestore's default
+ * budget (work_mem) they would all go through a temporary file, which costs
+ * more than the join itself. exactgpu.result_memory sets that budget.
+ */
+#include "exactgpu.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "join_result.h"
+
+int			exactgpu_result_memory_kb = 1024 * 1024;
+
+void
+exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	desc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("return type must be a row type")));
+	desc = CreateTupleDescCopy(desc);
+	res->store = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+									   false, exactgpu_result_memory_kb);
+	res->desc = desc;
+	res->rows = 0;
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = res->store;
+	rsinfo->setDesc = desc;
+	MemoryContextSwitchTo(old);
+}
+
+static int
+cmp_pairs(const void *x, const void *y)
+{
+	const int64 *a = x,
+			   *b = y;
+
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+void
+exactgpu_result_put_pairs(ExactgpuResult *res, int64 *pairs, size_t n)
+{
+	size_t		i;
+
+	/* ids usually grow with the rows: sort only when they do not */
+	for (i = 1; i < n && cmp_pairs(&pairs[2 * i - 2], &pairs[2 * i]) <= 0; i++)
+		;
+	if (i < n)
+		qsort(pairs, n, 2 * sizeof(int64), cmp_pairs);
+	for (i = 0; i < n; i++)
+	{
+		if (i > 0 && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
+			continue;
+		if ((i & 65535) == 0)
+			CHECK_FOR_INTERRUPTS();
+		exactgpu_result_put(res, pairs[2 * i], pairs[2 * i + 1]);
+	}
+}

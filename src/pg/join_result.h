@@ -1,0 +1,41 @@
+/*
+ * join_result.h — the (left_id, right_id) rows a batch join returns.
+ */
+#ifndef EXACTGPU_JOIN_RESULT_H
+#define EXACTGPU_JOIN_RESULT_H
+
+#include "exactgpu.h"
+
+#include "funcapi.h"
+#include "utils/tuplestore.h"
+
+/* GUC exactgpu.result_memory (kB): result rows kept in memory before spilling. */
+extern int	exactgpu_result_memory_kb;
+
+typedef struct ExactgpuResult
+{
+	Tuplestorestate *store;
+	TupleDesc	desc;
+	uint64		rows;
+} ExactgpuResult;
+
+/* Materialize mode for the calling SRF, with exactgpu.result_memory. */
+void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res);
+
+static inline void
+exactgpu_result_put(ExactgpuResult *res, int64 left_id, int64 right_id)
+{
+	Datum		values[2] = {Int64GetDatum(left_id), Int64GetDatum(right_id)};
+	bool		nulls[2] = {false, false};
+
+	tuplestore_putvalues(res->store, res->desc, values, nulls);
+	res->rows++;
+}
+
+/*
+ * Put n id pairs (2n int64, left then right), each distinct pair once:
+ * sorted in place unless already in order. Several rows may share an id.
+ */
+void		exactgpu_result_put_pairs(ExactgpuResult *res, int64 *pairs, size_t n);
+
+#endif							/* EXACTGPU_JOIN_RESULT_H */

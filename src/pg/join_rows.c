@@ -1,0 +1,217 @@
+/*
+ * join_rows.c — reading the inner query of a batch join.
+ *
+ * The rows go straight from the executor to a DestReceiver: no cursor, no
+ * SPI tuple table, no copies of the tuples. Each geometry's bytes are
+ * appended to one buffer (detoasted first when compressed or out of line),
+ * its SRID checked from the header; parsing is left to the engine, which
+ * does it on all cores.
+ */
+#include "exactgpu.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+#include "access/htup_details.h"
+
+#include "join_rows.h"
+
+#include "gserialized_read.h"
+
+typedef struct RowReceiver
+{
+	DestReceiver pub;
+	const char *which;
+	ExactgpuRows *out;
+	Oid			idtype;
+	uint64		rows;
+	MemoryContext detoast_cxt;
+} RowReceiver;
+
+void
+exactgpu_rows_init(ExactgpuRows *rows, const char *context)
+{
+	memset(rows, 0, sizeof(*rows));
+	rows->mcxt = CurrentMemoryContext;
+	rows->context = context;
+}
+
+exg_row_bytes
+exactgpu_rows_bytes(const ExactgpuRows *rows)
+{
+	exg_row_bytes b = {rows->data, rows->off, rows->n};
+
+	return b;
+}
+
+void
+exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
+{
+	exg_error	err = {0};
+	int32		srid;
+
+	if (exg_gserialized_srid(gser, len, &srid, &err) != EXG_OK)
+		exactgpu_report(&err, rows->context);
+	if (rows->have_srid && srid != rows->srid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
+						rows->srid, srid)));
+	rows->srid = srid;
+	rows->have_srid = true;
+	if (rows->n + 1 >= rows->cap)
+	{
+		rows->cap = rows->cap ? 2 * rows->cap : 4096;
+		rows->ids = rows->ids ? repalloc_huge(rows->ids, rows->cap * sizeof(int64))
+			: MemoryContextAllocHuge(rows->mcxt, rows->cap * sizeof(int64));
+		rows->off = rows->off ? repalloc_huge(rows->off, (rows->cap + 1) * sizeof(size_t))
+			: MemoryContextAllocHuge(rows->mcxt, (rows->cap + 1) * sizeof(size_t));
+		rows->off[0] = 0;
+	}
+	if (rows->len + len > rows->data_cap)
+	{
+		rows->data_cap = Max(2 * rows->data_cap, rows->len + len + 65536);
+		rows->data = rows->data ? repalloc_huge(rows->data, rows->data_cap)
+			: MemoryContextAllocHuge(rows->mcxt, rows->data_cap);
+	}
+	memcpy(rows->data + rows->len, gser, len);
+	rows->len += len;
+	rows->ids[rows->n++] = id;
+	rows->off[rows->n] = rows->len;
+}
+
+void
+exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right)
+{
+	if (left->have_srid && right->have_srid && left->srid != right->srid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", left->context,
+						left->srid, right->srid)));
+}
+
+static bool
+is_geometry_type(Oid typid)
+{
+	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	bool		yes;
+
+	if (!HeapTupleIsValid(tup))
+		return false;
+	yes = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), "geometry") == 0;
+	ReleaseSysCache(tup);
+	return yes;
+}
+
+static void
+rows_startup(DestReceiver *self, int operation, TupleDesc desc)
+{
+	RowReceiver *rr = (RowReceiver *) self;
+	Oid			idtype = desc->natts == 2 ? TupleDescAttr(desc, 0)->atttypid : InvalidOid;
+
+	if (desc->natts != 2 ||
+		!(idtype == INT8OID || idtype == INT4OID || idtype == INT2OID) ||
+		!is_geometry_type(TupleDescAttr(desc, 1)->atttypid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the %s query must return two columns (id integer or bigint, geom geometry)",
+						rr->out->context, rr->which)));
+	rr->idtype = idtype;
+}
+
+static bool
+rows_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	RowReceiver *rr = (RowReceiver *) self;
+	bool		idnull,
+				gnull;
+	Datum		id,
+				g;
+	struct varlena *v;
+	int64		idv;
+
+	if ((++rr->rows & 4095) == 0)
+		CHECK_FOR_INTERRUPTS();
+	id = slot_getattr(slot, 1, &idnull);
+	g = slot_getattr(slot, 2, &gnull);
+	if (idnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: the %s query returned a NULL id", rr->out->context, rr->which)));
+	if (gnull)
+	{
+		rr->out->null_geoms++;
+		return true;
+	}
+	idv = rr->idtype == INT8OID ? DatumGetInt64(id) :
+		rr->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
+	v = (struct varlena *) DatumGetPointer(g);
+	if (VARATT_IS_SHORT(v))
+		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT);
+	else if (!VARATT_IS_EXTENDED(v))
+		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ);
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(rr->detoast_cxt);
+		struct varlena *d = PG_DETOAST_DATUM(g);
+
+		MemoryContextSwitchTo(old);
+		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA(d), VARSIZE(d) - VARHDRSZ);
+		MemoryContextReset(rr->detoast_cxt);
+	}
+	return true;
+}
+
+static void
+rows_shutdown(DestReceiver *self)
+{
+}
+
+static void
+rows_destroy(DestReceiver *self)
+{
+}
+
+void
+exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows)
+{
+	const char *context = rows->context;
+	/* parallel plans allowed: the planner may scan big tables with workers */
+	SPIPlanPtr	plan = SPI_prepare_cursor(sql, 0, NULL, CURSOR_OPT_PARALLEL_OK);
+	SPIExecuteOptions opts = {0};
+	RowReceiver rr = {0};
+	int			rc;
+
+	if (plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: cannot prepare the %s query: %s", context, which,
+						SPI_result_code_string(SPI_result))));
+	/* one statement that returns rows (a SELECT, VALUES, TABLE, ...) */
+	if (!SPI_is_cursor_plan(plan))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the %s query must be a single statement that returns rows", context,
+						which)));
+	rr.pub.receiveSlot = rows_receive;
+	rr.pub.rStartup = rows_startup;
+	rr.pub.rShutdown = rows_shutdown;
+	rr.pub.rDestroy = rows_destroy;
+	rr.pub.mydest = DestNone;
+	rr.which = which;
+	rr.out = rows;
+	rr.detoast_cxt = AllocSetContextCreate(CurrentMemoryContext, "exactgpu detoast",
+										   ALLOCSET_DEFAULT_SIZES);
+	opts.read_only = true;
+	opts.dest = &rr.pub;
+	rc = SPI_execute_plan_extended(plan, &opts);
+	if (rc < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the %s query failed: %s", context, which, SPI_result_code_string(rc))));
+	MemoryContextDelete(rr.detoast_cxt);
+	SPI_freeplan(plan);
+}
