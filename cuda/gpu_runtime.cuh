@@ -81,6 +81,8 @@ enum exg_pinned_slot
 {
 	EXG_PINNED_UPLOAD = 0,
 	EXG_PINNED_DOWNLOAD,
+	EXG_PINNED_PAIRS,			/* the box join's pairs on their way to the sink */
+	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
 	EXG_PINNED_SLOTS
 };
 void	   *exg_pinned_get(exg_pinned_slot slot, size_t bytes);

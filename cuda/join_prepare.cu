@@ -3,8 +3,7 @@
  * with outward-rounded float boxes, and the uniform grid as ragged arrays
  * (count, exclusive scan, fill).
  */
-#include <cub/device/device_scan.cuh>
-
+#include "grid_build.cuh"
 #include "join_gpu.cuh"
 
 /* Largest magnitudes for which a filter cannot overflow (see interval_gpu.cuh):
@@ -228,72 +227,32 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 	EXG_CUDA(cudaGetLastError());
 }
 
-/* ---- grid: count, scan, fill ---- */
+/* ---- grid: count, scan, fill (grid_build.cuh) ---- */
 
-/*
- * Visit the cells primitive i's box meets: bump counter[cell] (count pass),
- * and when items is given also store i at the slot the bump reserved (fill
- * pass, with counter holding each cell's running cursor).
- */
-__device__ __forceinline__ void
-enter_cells(const exg_grid &g, const float *box, uint32_t *counter, uint32_t *items, uint32_t i)
+/* The cells a primitive's float box meets (it is rounded outward). */
+struct float_box_ranges
 {
-	int32_t		lo[3],
-				hi[3];
+	const float *boxes;
+	exg_grid	g;
 
-	for (int k = 0; k < 3; k++)
+	__device__ bool operator() (uint32_t i, int32_t *lo, int32_t *hi) const
 	{
-		lo[k] = exg_grid_axis(&g, k, (double) box[k]);
-		hi[k] = exg_grid_axis(&g, k, (double) box[3 + k]);
+		for (int k = 0; k < 3; k++)
+		{
+			lo[k] = exg_grid_axis(&g, k, (double) boxes[6 * (size_t) i + k]);
+			hi[k] = exg_grid_axis(&g, k, (double) boxes[6 * (size_t) i + 3 + k]);
+		}
+		return true;
 	}
-	for (int32_t z = lo[2]; z <= hi[2]; z++)
-		for (int32_t y = lo[1]; y <= hi[1]; y++)
-			for (int32_t x = lo[0]; x <= hi[0]; x++)
-			{
-				uint32_t	slot = atomicAdd(&counter[exg_grid_cell_id(&g, x, y, z)], 1u);
-
-				if (items)
-					items[slot] = i;
-			}
-}
-
-__global__ static void
-k_enter_cells(const float *boxes, uint32_t n, exg_grid g, uint32_t *counter, uint32_t *items)
-{
-	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < n)
-		enter_cells(g, &boxes[6 * (size_t) i], counter, items, i);
-}
+};
 
 void
 exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells, cudaStream_t s)
 {
-	exg_dbuf<uint32_t> counts(ncells + 1);
-	exg_dbuf<uint8_t> tmp;
-	size_t		tmp_bytes = 0;
-	uint32_t	total = 0;
+	float_box_ranges r = {side.boxes.p, g};
+	exg_dbuf<uint32_t> counts;
 
-	side.cell_start.alloc(ncells + 1);
-	EXG_CUDA(cudaMemsetAsync(counts.p, 0, sizeof(uint32_t) * (ncells + 1), s));
-	if (side.nprims)
-		k_enter_cells<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
-																nullptr);
-	EXG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, tmp_bytes, counts.p, side.cell_start.p,
-										   ncells + 1, s));
-	tmp.alloc(tmp_bytes);
-	EXG_CUDA(cub::DeviceScan::ExclusiveSum(tmp.p, tmp_bytes, counts.p, side.cell_start.p,
-										   ncells + 1, s));
-	EXG_CUDA(cudaMemcpyAsync(&total, side.cell_start.p + ncells, sizeof(uint32_t),
-							 cudaMemcpyDeviceToHost, s));
-	EXG_CUDA(cudaStreamSynchronize(s));
-	side.nentries = total;
-	side.cell_items.alloc(total);
-	/* counts becomes the fill cursor, starting at each cell's start */
-	EXG_CUDA(cudaMemcpyAsync(counts.p, side.cell_start.p, sizeof(uint32_t) * ncells,
-							 cudaMemcpyDeviceToDevice, s));
-	if (side.nprims)
-		k_enter_cells<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.boxes.p, side.nprims, g, counts.p,
-																side.cell_items.p);
-	EXG_CUDA(cudaGetLastError());
+	side.nentries = exg_gpu_grid_count(r, side.nprims, g, ncells, counts, side.cell_start, s);
+	exg_gpu_grid_fill(r, side.nprims, g, ncells, side.nentries, counts, side.cell_start,
+					  side.cell_items, s);
 }

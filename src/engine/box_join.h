@@ -4,8 +4,9 @@
  * (touching counts), compared exactly on the input doubles, each pair
  * reported exactly once by the reference-point rule (no dedupe pass).
  *
- * GPU back-end: a uniform grid as ragged arrays, several blocks per cell,
- * tiles of one side's boxes in shared memory, compact pair output, and the
+ * GPU back-end: a uniform grid as ragged arrays, work items of up to 32
+ * boxes of a cell (several per large cell, scheduled by a scan), tiles of
+ * the other side's boxes in shared memory, compact pair output, and the
  * output handed to the caller chunk by chunk while the GPU already works on
  * the next chunk (double-buffered pinned downloads). CPU back-end (OpenMP):
  * the same grid and rule. Both report the same set of pairs.
@@ -45,8 +46,19 @@ typedef exg_status (*exg_box_pair_sink) (void *arg, const exg_pair *pairs, size_
 /*
  * Join A and B (same naxes). opt: device, grid_cells (0 = automatic),
  * worker_threads, gpu_memory_limit are honoured; filter and dedupe are
- * ignored. stats may be NULL; stats->candidates counts box comparisons that
- * passed the cell rule, stats->hits the pairs given to the sink.
+ * ignored. An invalid box (non-finite coordinate, lo > hi) fails with
+ * EXG_ERR_ARGUMENT before any pair is delivered, err->side 0 (A) or 1 (B)
+ * and err->row its index + 1 (0 for other errors). A sink's non-OK status is
+ * returned with a generic message in err.
+ *
+ * stats may be NULL. stats->cell_pairs counts the box comparisons made
+ * (pairs sharing a cell), stats->candidates those that passed the cell rule
+ * (each pair at most once), stats->hits the pairs given to the sink;
+ * waves: chunks (GPU) or rounds (CPU) delivered; splits: chunks computed
+ * again after their output overflowed, and input halvings when the device
+ * memory was short. phase_ns: UPLOAD, CLASSIFY (validation and bounds),
+ * GRID, CULL (work items), TEST (comparisons), DOWNLOAD (waits for pairs to
+ * come back), MERGE (time in the sink); on the GPU they overlap.
  */
 exg_status	exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 						 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "box_join.h"
 #include "exg_status.h"
 #include "join.h"
 #include "locate_join.h"
@@ -29,6 +30,11 @@ int			exg_gpu_device_count(exg_error *err);
 exg_status	exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B,
 						 const exg_join_options *opt, exg_pair **pairs_out,
 						 size_t *npairs_out, exg_join_stats *stats, exg_error *err);
+
+/* exg_box_join on the GPU (arguments already checked; see box_join.h). */
+exg_status	exg_gpu_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
+							 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,
+							 exg_join_stats *stats, exg_error *err);
 
 /* exg_test_pairs on the GPU. */
 exg_status	exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B,

@@ -36,7 +36,8 @@ exg_opaque(double x)
 }
 
 /*
- * Set upward rounding and return the previous state for exg_round_restore.
+ * Set upward rounding (or, below, round to nearest) and return the previous
+ * state for exg_round_restore.
  * On x86-64 doubles live in SSE registers, so MXCSR is the whole state; we
  * also clear flush-to-zero and denormals-are-zero, which a library built
  * with -ffast-math may have set process-wide and which would make a rounded
@@ -53,15 +54,29 @@ exg_opaque(double x)
 typedef unsigned int exg_round_state;
 
 static inline exg_round_state
-exg_round_up_enter(void)
+exg_round_mode_enter(exg_round_state mode_bits)
 {
 	exg_round_state saved = _mm_getcsr();
 	exg_round_state want = (saved & ~(EXG_MXCSR_ROUND_MASK | EXG_MXCSR_FTZ | EXG_MXCSR_DAZ)) |
-		EXG_MXCSR_ROUND_UP;
+		mode_bits;
 
 	if (want != saved)
 		_mm_setcsr(want);
 	return saved;
+}
+
+static inline exg_round_state
+exg_round_up_enter(void)
+{
+	return exg_round_mode_enter(EXG_MXCSR_ROUND_UP);
+}
+
+/* Round to nearest (and no FTZ/DAZ): for computations that must agree
+ * bit for bit with the GPU's default rounding, e.g. grid cells. */
+static inline exg_round_state
+exg_round_nearest_enter(void)
+{
+	return exg_round_mode_enter(0);
 }
 
 static inline void
@@ -80,6 +95,16 @@ exg_round_up_enter(void)
 
 	if (saved != FE_UPWARD)
 		fesetround(FE_UPWARD);
+	return saved;
+}
+
+static inline exg_round_state
+exg_round_nearest_enter(void)
+{
+	exg_round_state saved = fegetround();
+
+	if (saved != FE_TONEAREST)
+		fesetround(FE_TONEAREST);
 	return saved;
 }
 

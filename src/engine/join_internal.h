@@ -23,6 +23,9 @@ typedef struct exg_pair_buffer
 /* Append (a, b); false when out of memory. */
 bool		exg_pair_push(exg_pair_buffer *h, uint32_t a, uint32_t b);
 
+/* Make room for `room` more pairs; false when out of memory. */
+bool		exg_pair_reserve(exg_pair_buffer *h, size_t room);
+
 /*
  * Classify primitive i of S exactly (kind, projection axis, orientation)
  * and compute its box. Assumes upward rounding (exg_round_up_enter).

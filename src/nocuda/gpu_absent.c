@@ -33,6 +33,21 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 }
 
 exg_status
+exg_gpu_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
+				 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,
+				 exg_join_stats *stats, exg_error *err)
+{
+	(void) A;
+	(void) B;
+	(void) naxes;
+	(void) opt;
+	(void) sink;
+	(void) sink_arg;
+	(void) stats;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}
+
+exg_status
 exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs,
 				   size_t n, const exg_join_options *opt, uint8_t *result,
 				   exg_join_stats *stats, exg_error *err)

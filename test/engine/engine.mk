@@ -27,7 +27,8 @@ engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
 
 # ---- the same tests linked with the CUDA back-end, for the device machine ----
 GPU_TEST_BIN  := test/engine/bin-gpu
-GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay test_solid_differential
+GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay test_solid_differential \
+                 test_box_join
 GPU_TEST_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
 $(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(wildcard src/engine/*.h test/engine/*.h)

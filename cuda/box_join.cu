@@ -1,0 +1,454 @@
+/*
+ * box_join.cu — the GPU box join end to end: upload (through pinned
+ * staging when the input is pageable), summary and validation, grid and
+ * work items, then the pair kernel in chunks of work items whose output
+ * fits a device buffer, with two of them: while the GPU computes chunk
+ * k + 1 into one, chunk k's pairs come back from the other through two
+ * pinned host buffers, and the sink consumes one piece while the next is
+ * copied (Lo et al.'s CPU-GPU double buffering, Fig. 2).
+ *
+ * Chunks are sized from the work items' comparisons (a chunk's pairs are
+ * at most its comparisons) and the largest hit rate seen so far. A chunk
+ * whose pairs overflow its buffer is computed again in parts; its partial
+ * output is dropped, so no pair is lost or repeated. Device memory stays
+ * within the budget; when the inputs themselves do not fit, the larger
+ * input is joined in halves (before any pair reached the sink).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <algorithm>
+#include <deque>
+
+extern "C" {
+#include "cancel.h"
+#include "gpu.h"
+#include "stats.h"
+}
+#include "box_join_gpu.cuh"
+#include "join_gpu.cuh"
+
+#define CAP_MAX ((uint64_t) 1 << 27)	/* pairs per device buffer: 1 GiB */
+#define PIECE ((size_t) 1 << 21)	/* pairs per host buffer: 16 MiB */
+#define STAGING ((size_t) 16 << 20)	/* bytes per half of the upload staging */
+#define CHUNK_MIN ((uint64_t) 1 << 22)	/* comparisons per chunk, ~0.1 ms */
+#define CHUNK_MAX ((uint64_t) 1 << 31)	/* ... ~20 ms: bounds the cancel latency */
+#define CHUNKS_AIM 8			/* chunks for a join's comparisons, to overlap */
+
+/* A CUDA event, destroyed with its scope. */
+struct event
+{
+	cudaEvent_t e;
+
+	explicit	event(bool timing = false)
+	{
+		EXG_CUDA(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
+	}
+	~event() { (void) cudaEventDestroy(e); }
+	event(const event &) = delete;
+	event &operator=(const event &) = delete;
+};
+
+/*
+ * Waits for a stream when its scope ends, errors included: declared after
+ * the buffers a stream still reads, it runs before their destructors free
+ * them, and before a pinned buffer could be reused under a pending copy.
+ */
+struct stream_fence
+{
+	cudaStream_t s;
+
+	~stream_fence() { (void) cudaStreamSynchronize(s); }
+};
+
+/* Host to device: as is when pinned, else through two halves of staging. */
+static void
+upload(exg_dbuf<double> &dst, const double *src, size_t count, int threads, cudaStream_t s)
+{
+	size_t		bytes = sizeof(double) * count;
+
+	dst.alloc(count);
+	if (bytes == 0)
+		return;
+	if (exg_is_pinned(src))
+	{
+		EXG_CUDA(cudaMemcpyAsync(dst.p, src, bytes, cudaMemcpyHostToDevice, s));
+		return;
+	}
+	char	   *stage = (char *) exg_pinned_get(EXG_PINNED_UPLOAD, 2 * STAGING);
+	event		done[2];
+	stream_fence fence = {s};
+
+	/* the CPU fills one half while the DMA engine drains the other */
+	for (size_t off = 0, i = 0; off < bytes; off += STAGING, i++)
+	{
+		size_t		len = bytes - off < STAGING ? bytes - off : STAGING;
+		char	   *half = stage + (i % 2) * STAGING;
+
+		if (i >= 2)
+			EXG_CUDA(cudaEventSynchronize(done[i % 2].e));
+		exg_parallel_memcpy(half, (const char *) src + off, len, threads);
+		EXG_CUDA(cudaMemcpyAsync((char *) dst.p + off, half, len, cudaMemcpyHostToDevice, s));
+		EXG_CUDA(cudaEventRecord(done[i % 2].e, s));
+	}
+}
+
+/*
+ * Device pairs to the sink, through two pinned host buffers: the copy of
+ * one piece overlaps the sink's work on the previous one.
+ */
+struct drain
+{
+	exg_box_pair_sink sink;
+	void	   *arg;
+	exg_join_stats *st;
+	cudaStream_t cs;
+	exg_pair   *host[2];
+	size_t		pending[2] = {0, 0};
+	event		copied[2];
+	unsigned	next = 0;
+
+	drain(exg_box_pair_sink sk, void *a, exg_join_stats *s, cudaStream_t copy_stream)
+		: sink(sk), arg(a), st(s), cs(copy_stream)
+	{
+		exg_pair   *p = (exg_pair *) exg_pinned_get(EXG_PINNED_PAIRS, 2 * PIECE * sizeof(exg_pair));
+
+		host[0] = p;
+		host[1] = p + PIECE;
+	}
+
+	void		give(unsigned slot)
+	{
+		uint64_t	t0 = exg_now_ns();
+
+		EXG_CUDA(cudaEventSynchronize(copied[slot].e));
+		st->phase_ns[EXG_PHASE_DOWNLOAD] += exg_now_ns() - t0;
+		t0 = exg_now_ns();
+
+		exg_status	rc = sink(arg, host[slot], pending[slot]);
+
+		st->phase_ns[EXG_PHASE_MERGE] += exg_now_ns() - t0;
+		st->hits += pending[slot];
+		pending[slot] = 0;
+		if (rc != EXG_OK)
+		{
+			exg_gpu_error e;
+
+			e.status = rc;
+			snprintf(e.message, sizeof(e.message), "box join stopped by its pair sink (%s)",
+					 exg_status_name(rc));
+			throw		e;
+		}
+	}
+
+	/* All n pairs at dev (complete on the device) to the sink. */
+	void		run(const exg_pair *dev, uint64_t n)
+	{
+		for (uint64_t off = 0; off < n; off += PIECE)
+		{
+			unsigned	slot = next++ % 2;
+			size_t		len = n - off < PIECE ? (size_t) (n - off) : PIECE;
+
+			EXG_CUDA(cudaMemcpyAsync(host[slot], dev + off, len * sizeof(exg_pair),
+									 cudaMemcpyDeviceToHost, cs));
+			EXG_CUDA(cudaEventRecord(copied[slot].e, cs));
+			pending[slot] = len;
+			if (pending[slot ^ 1])
+				give(slot ^ 1);
+		}
+		for (int k = 0; k < 2; k++)
+			if (pending[(next + k) % 2])
+				give((next + k) % 2);
+	}
+};
+
+/* One chunk of work items in flight: its buffer and its events. */
+struct chunk
+{
+	uint64_t	w0,
+				w1;
+};
+
+/* Everything one join (or one half of a split one) holds on the device. */
+static exg_status
+run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, int naxes,
+		 const exg_join_options *opt, drain &dr, exg_join_stats *st, exg_error *err)
+{
+	exg_gpu_context *ctx = exg_gpu_context_get();
+	cudaStream_t s = ctx->stream;
+	exg_box_budget budget(opt->gpu_memory_limit);
+	exg_box_side_d side[2];
+	const exg_box_set *in[2] = {A, B};
+	exg_box_summary sum[2];
+	exg_box_grid bg;
+	exg_box_work work;
+	uint64_t	t = exg_now_ns();
+
+	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
+
+	/* ---- upload, then validate and bound each side ---- */
+	budget.hold(sizeof(double) * 2 * naxes * ((size_t) A->n + B->n));
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].n = in[k]->n;
+		upload(side[k].box, in[k]->box, 2 * (size_t) naxes * in[k]->n, opt->worker_threads, s);
+	}
+	EXG_CUDA(cudaStreamSynchronize(s));
+	st->phase_ns[EXG_PHASE_UPLOAD] += exg_now_ns() - t;
+	t = exg_now_ns();
+	for (int k = 0; k < 2; k++)
+	{
+		exg_box_summarize_gpu(side[k], naxes, &sum[k], s);
+		if (sum[k].first_invalid != UINT64_MAX)
+			return exg_box_invalid(err, k, id_offset[k] + sum[k].first_invalid,
+								   &in[k]->box[2 * naxes * sum[k].first_invalid], naxes);
+	}
+	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
+	if (A->n == 0 || B->n == 0 ||
+		!exg_box_grid_choose(&bg, naxes, &sum[0], A->n, &sum[1], B->n, EXG_BOX_OCCUPANCY_GPU,
+							 opt->grid_cells))
+		return EXG_OK;
+	exg_gpu_check_cancel();
+
+	/* ---- grid per side, work items ---- */
+	uint32_t	ncells = (uint32_t) ((uint64_t) bg.g.dims[0] * bg.g.dims[1] * bg.g.dims[2]);
+
+	t = exg_now_ns();
+	memcpy(st->grid_dims, bg.g.dims, sizeof(bg.g.dims));
+	for (int k = 0; k < 2; k++)
+		exg_box_grid_side(side[k], bg, ncells, budget, s);
+	st->grid_entries += side[0].entries + side[1].entries;
+	EXG_CUDA(cudaStreamSynchronize(s));
+	st->phase_ns[EXG_PHASE_GRID] += exg_now_ns() - t;
+	exg_gpu_check_cancel();
+	t = exg_now_ns();
+	exg_box_work_items(side[0], side[1], ncells, work, budget, s);
+	st->phase_ns[EXG_PHASE_CULL] += exg_now_ns() - t;
+
+	const uint64_t *scan = work.cost_scan;
+	uint64_t	total = scan[work.nitems];
+
+	st->cell_pairs += total;
+	if (total == 0)
+		return EXG_OK;
+	exg_gpu_check_cancel();
+
+	/* ---- two output buffers as large as the budget allows ---- */
+	uint64_t	need = total < EXG_BOX_ITEM_MAX ? total : EXG_BOX_ITEM_MAX;
+	uint64_t	cap = budget.left() / (2 * sizeof(exg_pair)) / 10 * 9;
+	exg_dbuf<exg_pair> out[2];
+	exg_dbuf<exg_box_counts> counts_d(2);
+	exg_box_counts *counts_h = (exg_box_counts *) exg_pinned_get(EXG_PINNED_COUNTERS,
+																 2 * sizeof(exg_box_counts));
+
+	cap = cap < CAP_MAX ? cap : CAP_MAX;
+	cap = cap < total ? cap : total;
+	if (cap < need)
+		throw		exg_gpu_oom{2 * need * sizeof(exg_pair)};
+	for (;;)
+	{
+		try
+		{
+			out[0].alloc(cap);
+			out[1].alloc(cap);
+			break;
+		}
+		catch (exg_gpu_oom &)
+		{
+			/* smaller buffers, down to one work item's worth, then split the input */
+			out[0].release();
+			out[1].release();
+			if (cap == need)
+				throw;
+			cap = cap / 2 > need ? cap / 2 : need;
+		}
+	}
+
+	/* ---- chunks: compute k + 1 while k goes to the sink ---- */
+	exg_box_pairs_args x;
+	event		began[2] = {event(true), event(true)},
+				ended[2] = {event(true), event(true)};
+	stream_fence fence_compute = {s},
+				fence_copy = {dr.cs};
+	std::deque<chunk> redo;		/* overflowed chunks' parts, first */
+	uint64_t	next = 0;
+	double		rate = 1;		/* pairs per comparison: pessimistic until measured */
+	bool		measured = false;
+
+	for (int k = 0; k < 2; k++)
+	{
+		x.box[k] = side[k].box.p;
+		x.start[k] = side[k].start.p;
+		x.items[k] = side[k].items.p;
+		x.id_offset[k] = id_offset[k];
+	}
+	x.item_start = work.item_start.p;
+	x.item_cell = work.item_cell.p;
+	x.bg = bg;
+	x.cap = cap;
+
+	auto take = [&](chunk &c) -> bool {
+		if (!redo.empty())
+		{
+			c = redo.front();
+			redo.pop_front();
+			return true;
+		}
+		if (next == work.nitems)
+			return false;
+		/* expected pairs within 3/4 of the buffer, in about CHUNKS_AIM chunks */
+		double		want = 0.75 * (double) cap / (rate > 1e-9 ? rate : 1e-9);
+		uint64_t	aim = total / CHUNKS_AIM > CHUNK_MIN ? total / CHUNKS_AIM : CHUNK_MIN;
+
+		want = want < (double) aim ? want : (double) aim;
+		want = want < (double) CHUNK_MAX ? want : (double) CHUNK_MAX;
+
+		uint64_t	limit = scan[next] + (uint64_t) want;
+		uint64_t	end = (uint64_t) (std::upper_bound(scan + next + 1, scan + work.nitems + 1, limit) - scan) - 1;
+
+		c = {next, end > next ? end : next + 1};
+		next = c.w1;
+		return true;
+	};
+	auto launch = [&](const chunk &c, int slot) {
+		x.out = out[slot].p;
+		x.counts = counts_d.p + slot;
+		EXG_CUDA(cudaMemsetAsync(counts_d.p + slot, 0, sizeof(exg_box_counts), s));
+		EXG_CUDA(cudaEventRecord(began[slot].e, s));
+		exg_box_pairs_launch(x, c.w0, c.w1, s);
+		EXG_CUDA(cudaEventRecord(ended[slot].e, s));
+		EXG_CUDA(cudaMemcpyAsync(&counts_h[slot], counts_d.p + slot, sizeof(exg_box_counts),
+								 cudaMemcpyDeviceToHost, s));
+	};
+
+	chunk		cur,
+				nxt;
+	bool		have = take(cur);
+	int			slot = 0;
+
+	if (have)
+		launch(cur, slot);
+	while (have)
+	{
+		float		ms = 0;
+
+		EXG_CUDA(cudaStreamSynchronize(s));
+		if (cudaEventElapsedTime(&ms, began[slot].e, ended[slot].e) == cudaSuccess)
+			st->phase_ns[EXG_PHASE_TEST] += (uint64_t) (ms * 1e6);
+
+		exg_box_counts got = counts_h[slot];
+		uint64_t	comps = scan[cur.w1] - scan[cur.w0];
+		double		r = comps ? (double) got.pairs / (double) comps : 0;
+		bool		overflow = got.pairs > cap;
+
+		rate = measured ? (r > rate ? r : rate) : r;
+		measured = true;
+		if (overflow)
+		{
+			/* again in parts of about half a buffer each (a work item always fits) */
+			uint64_t	parts = got.pairs / (cap / 2) + 1;
+			std::deque<chunk> mine;
+
+			for (uint64_t w = cur.w0; w < cur.w1;)
+			{
+				uint64_t	limit = scan[w] + comps / parts;
+				uint64_t	end = (uint64_t) (std::upper_bound(scan + w + 1, scan + cur.w1 + 1, limit) - scan) - 1;
+
+				end = end > w ? end : w + 1;
+				mine.push_back({w, end});
+				w = end;
+			}
+			redo.insert(redo.begin(), mine.begin(), mine.end());
+			st->splits++;
+		}
+		exg_gpu_check_cancel();
+		have = take(nxt);
+		if (have)
+			launch(nxt, slot ^ 1);	/* runs while this chunk is drained */
+		if (!overflow)
+		{
+			st->waves++;
+			st->candidates += got.considered;
+			dr.run(out[slot].p, got.pairs);
+		}
+		cur = nxt;
+		slot ^= 1;
+	}
+	return EXG_OK;
+}
+
+/* The join, or on running out of device memory, the larger side in halves. */
+static exg_status
+join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, int naxes,
+			  const exg_join_options *opt, drain &dr, exg_join_stats *st, exg_error *err,
+			  int depth)
+{
+	uint64_t	given = st->hits;
+
+	try
+	{
+		return run_join(A, B, id_offset, naxes, opt, dr, st, err);
+	}
+	catch (exg_gpu_oom &)
+	{
+		/* run_join allocates all it needs before its first pair goes out */
+		if (st->hits != given)
+		{
+			exg_gpu_error e = {EXG_ERR_NOMEM, "out of GPU memory in the middle of the box join"};
+
+			throw		e;
+		}
+	}
+	bool		split_a = A->n >= B->n;
+	const exg_box_set *S = split_a ? A : B;
+
+	if (S->n < 2 || depth > 24)
+	{
+		exg_gpu_error e = {EXG_ERR_NOMEM, "the box join does not fit in GPU memory even split"};
+
+		throw		e;
+	}
+	/* report an invalid box before any half's pairs reach the sink */
+	if (depth == 0)
+		for (int k = 0; k < 2; k++)
+		{
+			const exg_box_set *in = k ? B : A;
+			exg_box_summary sum;
+
+			exg_box_summarize(in, naxes, opt->worker_threads, &sum);
+			if (sum.first_invalid != UINT64_MAX)
+				return exg_box_invalid(err, k, sum.first_invalid,
+									   &in->box[2 * naxes * sum.first_invalid], naxes);
+		}
+	st->splits++;
+	for (int h = 0; h < 2; h++)
+	{
+		uint32_t	first = h ? S->n / 2 : 0;
+		exg_box_set half = {S->box + 2 * naxes * (size_t) first, h ? S->n - first : S->n / 2};
+		uint32_t	off[2] = {id_offset[0], id_offset[1]};
+		exg_status	rc;
+
+		off[split_a ? 0 : 1] += first;
+		rc = join_or_split(split_a ? &half : A, split_a ? B : &half, off, naxes, opt, dr, st, err,
+						   depth + 1);
+		if (rc != EXG_OK)
+			return rc;
+	}
+	return EXG_OK;
+}
+
+extern "C" exg_status
+exg_gpu_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
+				 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,
+				 exg_join_stats *stats, exg_error *err)
+{
+	return exg_gpu_guard(err, "in the GPU box join", [&] {
+		exg_gpu_context *ctx = exg_gpu_context_get();
+		stream_fence idle = {ctx->stream};	/* last: the frees of all buffers done */
+		drain		dr(sink, sink_arg, stats, ctx->copy_stream);
+		stream_fence fence = {ctx->copy_stream};
+		const uint32_t no_offset[2] = {0, 0};
+
+		return join_or_split(A, B, no_offset, naxes, opt, dr, stats, err, 0);
+	});
+}
