@@ -7,10 +7,14 @@
  *     decided exactly;
  *  2. box joins (Lo et al.'s PRI-GC setting): two sets of N boxes in the
  *     unit square at low, medium and high coverage (sum of box areas over
- *     the square's area), every pair of closed boxes that meet, each once.
+ *     the square's area), every pair of closed boxes that meet, each once:
+ *     first through exg_join's boxes_only path, then through the dedicated
+ *     exg_box_join (tiled kernel, pairs streamed to a sink), whose pair set
+ *     must equal the former's; with a sweep of its grid size on the GPU.
  *
  * GPU (when built with CUDA and a device is present) and CPU, pair sets
  * compared.   bench_overlay [lattice_side] [boxes_per_side] [repeat] [overlay_grid_cells]
+ * (lattice_side 0 skips the overlay)
  *
  * overlay_grid_cells overrides the automatic grid of the overlay (coarser
  * cells give more candidate pairs: the dissertation's 216M came from its
@@ -21,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "box_join.h"
+#include "box_join_internal.h"
 #include "gpu.h"
 #include "join.h"
 #include "stats.h"
@@ -40,9 +46,10 @@ uniform(void)
 
 static int	failures = 0;
 
+/* The join on the GPU (repeat times) and the CPU; *keep (if given) gets the CPU's pairs. */
 static void
 run(const char *name, const exg_prim_set *A, const exg_prim_set *B, bool boxes, int repeat,
-	uint32_t grid_cells)
+	uint32_t grid_cells, exg_pair **keep, size_t *nkeep)
 {
 	exg_join_options opt;
 	exg_join_stats st;
@@ -107,7 +114,216 @@ run(const char *name, const exg_prim_set *A, const exg_prim_set *B, bool boxes, 
 		failures += !same;
 	}
 	exg_join_pairs_free(gpu);
-	exg_join_pairs_free(cpu);
+	if (keep)
+	{
+		*keep = cpu;
+		*nkeep = ncpu;
+	}
+	else
+		exg_join_pairs_free(cpu);
+}
+
+/* ---- exg_box_join ---- */
+
+/* A sink that only counts (the engine's own speed), or one that keeps the pairs. */
+typedef struct pair_sink
+{
+	exg_pair   *p;				/* NULL: count only */
+	size_t		n,
+				cap;
+} pair_sink;
+
+static exg_status
+sink_pairs(void *arg, const exg_pair *pairs, size_t n)
+{
+	pair_sink  *k = arg;
+
+	if (k->p && k->n + n > k->cap)
+	{
+		exg_pair   *q = realloc(k->p, sizeof(exg_pair) * (k->cap = 2 * (k->n + n)));
+
+		if (q == NULL)
+			return EXG_ERR_NOMEM;
+		k->p = q;
+	}
+	if (k->p)
+		memcpy(k->p + k->n, pairs, sizeof(exg_pair) * n);
+	k->n += n;
+	return EXG_OK;
+}
+
+/* Sort pairs by (a, b) in linear time: buckets by a (a < na), then by b. */
+static void
+sort_pairs(exg_pair *p, size_t n, uint32_t na)
+{
+	size_t	   *start = calloc((size_t) na + 1, sizeof(size_t));
+	exg_pair   *tmp = malloc(sizeof(exg_pair) * (n + 1));
+
+	for (size_t i = 0; i < n; i++)
+		start[p[i].a + 1]++;
+	for (uint32_t a = 0; a < na; a++)
+		start[a + 1] += start[a];
+	for (size_t i = 0; i < n; i++)
+		tmp[start[p[i].a]++] = p[i];
+	for (size_t i = 0, a = 0; a < na; a++)
+	{
+		size_t		end = start[a];
+
+		for (size_t j = i + 1; j < end; j++)	/* a few pairs per box */
+		{
+			exg_pair	v = tmp[j];
+			size_t		k = j;
+
+			while (k > i && tmp[k - 1].b > v.b)
+			{
+				tmp[k] = tmp[k - 1];
+				k--;
+			}
+			tmp[k] = v;
+		}
+		i = end;
+	}
+	memcpy(p, tmp, sizeof(exg_pair) * n);
+	free(tmp);
+	free(start);
+}
+
+static void
+print_box_stats(const char *dev, double ms, const exg_join_stats *st, const char *note)
+{
+	printf("  %s %9.1f ms%s: %llu comparisons, %llu past the cell rule, %llu pairs, %u chunks (%u re-run), grid %ux%u\n",
+		   dev, ms, note, (unsigned long long) st->cell_pairs, (unsigned long long) st->candidates,
+		   (unsigned long long) st->hits, st->waves, st->splits, st->grid_dims[0], st->grid_dims[1]);
+	printf("       phases (ms): upload %.1f summary %.1f grid %.1f schedule %.1f kernels %.1f download wait %.1f sink %.1f\n",
+		   st->phase_ns[EXG_PHASE_UPLOAD] / 1e6, st->phase_ns[EXG_PHASE_CLASSIFY] / 1e6,
+		   st->phase_ns[EXG_PHASE_GRID] / 1e6, st->phase_ns[EXG_PHASE_CULL] / 1e6,
+		   st->phase_ns[EXG_PHASE_TEST] / 1e6, st->phase_ns[EXG_PHASE_DOWNLOAD] / 1e6,
+		   st->phase_ns[EXG_PHASE_MERGE] / 1e6);
+}
+
+/* One exg_box_join; the pairs compared with ref when the sink kept them. */
+static double
+box_join_once(const exg_box_set *A, const exg_box_set *B, exg_join_options *opt, pair_sink *k,
+			  exg_join_stats *st, const exg_pair *ref, size_t nref, const char *what)
+{
+	exg_error	err;
+	uint64_t	t0 = exg_now_ns();
+	double		ms;
+
+	k->n = 0;
+	if (exg_box_join(A, B, 2, opt, sink_pairs, k, st, &err) != EXG_OK)
+	{
+		printf("FAIL %s: %s\n", what, err.message);
+		failures++;
+		return 0;
+	}
+	ms = (exg_now_ns() - t0) / 1e6;
+	if (k->p)
+	{
+		bool		same;
+
+		sort_pairs(k->p, k->n, A->n);
+		same = k->n == nref && memcmp(k->p, ref, sizeof(exg_pair) * nref) == 0;
+		printf("  %s: pair set %s exg_join boxes_only's (%zu pairs)\n", what,
+			   same ? "equal to" : "DIFFERS from", k->n);
+		failures += !same;
+	}
+	return ms;
+}
+
+/*
+ * exg_box_join on the prim sets' boxes (vertex 2i = low corner, 2i + 1 =
+ * high): the GPU warm (counting sink, pinned input), once from pageable
+ * input, once keeping the pairs to compare; a sweep of grid sizes; the CPU.
+ */
+static void
+run_box_join(const exg_prim_set *PA, const exg_prim_set *PB, const exg_pair *ref, size_t nref,
+			 int repeat)
+{
+	const exg_prim_set *P[2] = {PA, PB};
+	double	   *box[2];
+	exg_box_set S[2];
+	exg_join_options opt;
+	exg_join_stats st;
+	exg_error	err;
+	pair_sink	count = {NULL, 0, 0},
+				keep = {malloc(sizeof(exg_pair) * (nref + 1024)), 0, nref + 1024};
+	bool		have_gpu = exg_gpu_device_count(&err) > 0;
+
+	memset(keep.p, 0, sizeof(exg_pair) * keep.cap);	/* fault the pages in before timing */
+	for (int s = 0; s < 2; s++)
+	{
+		box[s] = exg_host_alloc(sizeof(double) * 4 * (size_t) P[s]->nprims);
+		for (uint32_t i = 0; i < P[s]->nprims; i++)
+		{
+			const double *lo = &P[s]->xyz[6 * (size_t) i];
+
+			box[s][4 * (size_t) i] = lo[0];
+			box[s][4 * (size_t) i + 1] = lo[1];
+			box[s][4 * (size_t) i + 2] = lo[3];
+			box[s][4 * (size_t) i + 3] = lo[4];
+		}
+		S[s] = (exg_box_set) {box[s], P[s]->nprims};
+	}
+	printf("  exg_box_join:\n");
+	exg_join_options_default(&opt);
+	if (have_gpu)
+	{
+		double	   *pageable[2];
+		exg_box_set SP[2];
+
+		opt.device = EXG_DEVICE_GPU;
+		box_join_once(&S[0], &S[1], &opt, &count, &st, NULL, 0, "warm-up");
+		for (int r = 0; r < repeat; r++)
+			print_box_stats("GPU", box_join_once(&S[0], &S[1], &opt, &count, &st, NULL, 0, "GPU"), &st,
+							" (pinned input, counting sink)");
+		for (int s = 0; s < 2; s++)
+		{
+			pageable[s] = malloc(sizeof(double) * 4 * (size_t) S[s].n);
+			memcpy(pageable[s], box[s], sizeof(double) * 4 * (size_t) S[s].n);
+			SP[s] = (exg_box_set) {pageable[s], S[s].n};
+		}
+		print_box_stats("GPU", box_join_once(&SP[0], &SP[1], &opt, &count, &st, NULL, 0, "GPU"), &st,
+						" (pageable input, counting sink)");
+		{
+			/* what bounds the pageable upload: host copies into pinned memory */
+			size_t		bytes = sizeof(double) * 4 * (size_t) S[0].n;
+			uint64_t	t0 = exg_now_ns(),
+						t1;
+
+			exg_parallel_memcpy(box[0], pageable[0], bytes, 0);
+			t1 = exg_now_ns();
+			memcpy(box[0], pageable[0], bytes);
+			printf("       host copy pageable -> pinned: %.1f GB/s on all threads, %.1f GB/s on one\n",
+				   bytes / (double) (t1 - t0), bytes / (double) (exg_now_ns() - t1));
+		}
+		print_box_stats("GPU", box_join_once(&S[0], &S[1], &opt, &keep, &st, ref, nref, "GPU"), &st,
+						" (pinned input, sink copying the pairs)");
+		free(pageable[0]);
+		free(pageable[1]);
+
+		/* the grid: the automatic choice against fixed cell counts */
+		printf("  GPU grid sweep (ms, counting sink):");
+		for (int g = 0; g < 7; g++)
+		{
+			static const double per_cell[7] = {0, 256, 64, 32, 16, 8, 4};	/* boxes per cell */
+
+			double		ms;
+
+			opt.grid_cells = g ? (uint32_t) (S[0].n / per_cell[g]) : 0;
+			box_join_once(&S[0], &S[1], &opt, &count, &st, NULL, 0, "GPU sweep");
+			ms = box_join_once(&S[0], &S[1], &opt, &count, &st, NULL, 0, "GPU sweep");
+			printf(" %s%ux%u %.1f%s", g ? "" : "auto ", st.grid_dims[0], st.grid_dims[1], ms,
+				   g < 6 ? " |" : "\n");
+		}
+		opt.grid_cells = 0;
+	}
+	opt.device = EXG_DEVICE_CPU;
+	print_box_stats("CPU", box_join_once(&S[0], &S[1], &opt, &keep, &st, ref, nref, "CPU"), &st,
+					" (sink copying the pairs)");
+	free(keep.p);
+	exg_host_free(box[0]);
+	exg_host_free(box[1]);
 }
 
 /* A jittered n x n lattice with its horizontal and vertical edges. */
@@ -200,6 +416,7 @@ main(int argc, char **argv)
 	uint32_t   *ia,
 			   *ib;
 
+	if (side > 0)
 	{
 		exg_prim_set A = lattice(side, 0, &xa, &ia),
 					B = lattice(side, 0.1, &xb, &ib);
@@ -207,11 +424,11 @@ main(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "map overlay (%ux%u jittered lattice, 10 m cells at UTM, and it rotated 0.1 deg)",
 				 side, side);
-		run(name, &A, &B, false, repeat, 0);
+		run(name, &A, &B, false, repeat, 0, NULL, NULL);
 		if (cells)
 		{
 			snprintf(name, sizeof(name), "the same overlay on a coarse grid of %u cells", cells);
-			run(name, &A, &B, false, repeat, cells);
+			run(name, &A, &B, false, repeat, cells, NULL, NULL);
 		}
 		exg_host_free(xa);
 		exg_host_free(xb);
@@ -228,8 +445,14 @@ main(int argc, char **argv)
 						B = boxes(nbox, cov[c], &xb, &ib);
 			char		name[128];
 
+			exg_pair   *ref = NULL;
+			size_t		nref = 0;
+
 			snprintf(name, sizeof(name), "\nbox join, %s coverage (%.1f)", label[c], cov[c]);
-			run(name, &A, &B, true, repeat, 0);
+			run(name, &A, &B, true, repeat, 0, &ref, &nref);
+			if (ref)
+				run_box_join(&A, &B, ref, nref, repeat);
+			exg_join_pairs_free(ref);
 			exg_host_free(xa);
 			exg_host_free(xb);
 			exg_host_free(ia);
