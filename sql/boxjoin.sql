@@ -65,6 +65,14 @@ SELECT ST_MakeEnvelope(500000, 7000000, 500001, 7000001) && ST_MakeEnvelope(5000
 SELECT count(*) AS shared_id_pairs, count(DISTINCT (left_id, right_id)) AS distinct_pairs
 FROM ST_BoxJoin($$SELECT 1::bigint, ST_MakeEnvelope(0, 0, 1, 1) UNION ALL SELECT 1, ST_MakeEnvelope(0.5, 0.5, 2, 2)$$,
 		$$SELECT 7::bigint, ST_MakeEnvelope(0.75, 0.75, 3, 3)$$);
+-- Ids in two increasing runs (a synchronized scan that began mid-table):
+-- distinct ids stream, an id repeated across the runs is one object.
+SELECT count(*) AS rotated_pairs, count(DISTINCT (left_id, right_id)) AS distinct_pairs
+FROM ST_BoxJoin($$SELECT i::bigint, ST_MakeEnvelope(0, 0, 1, 1) FROM generate_series(1, 9) i ORDER BY (i + 4) % 9$$,
+		$$SELECT 7::bigint, ST_MakeEnvelope(0.75, 0.75, 3, 3)$$);
+SELECT count(*) AS rotated_shared_pairs, count(DISTINCT (left_id, right_id)) AS distinct_pairs
+FROM ST_BoxJoin($$SELECT i::bigint, ST_MakeEnvelope(0, 0, 1, 1) FROM unnest(ARRAY[5, 6, 7, 8, 2, 3, 5, 9]) i$$,
+		$$SELECT 7::bigint, ST_MakeEnvelope(0.75, 0.75, 3, 3)$$);
 SELECT count(*) AS differs_unordered_ids FROM (
 	(SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a ORDER BY random()', 'SELECT id, geom FROM bx_b ORDER BY id DESC') EXCEPT SELECT * FROM bx_ref)
 	UNION ALL

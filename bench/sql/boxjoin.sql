@@ -22,7 +22,7 @@ VACUUM ANALYZE box_a;
 VACUUM ANALYZE box_b;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM box_a a JOIN box_b b ON a.geom && b.geom;
 \timing on
-SELECT count(*) AS postgis_gist_pairs, sum(hashint8(a.id * 1000003 + b.id)) AS fingerprint
+SELECT count(*) AS postgis_gist_pairs, sum(hashint8(a.id::int8 * 1000003 + b.id)) AS fingerprint
 FROM box_a a JOIN box_b b ON a.geom && b.geom;
 SET exactgpu.device = 'gpu';
 SELECT count(*) AS boxjoin_gpu_pairs, sum(hashint8(left_id * 1000003 + right_id)) AS fingerprint
