@@ -1,7 +1,8 @@
 -- Box join at SQL level: ST_BoxJoin (GPU, then CPU) against PostGIS's GiST
--- && join on the same two tables of :n boxes at coverage :cov of the unit
--- square. Coordinates are multiples of 2^-20, which floats hold exactly, so
--- PostGIS's float boxes are the exact boxes and the pair sets must agree.
+-- && join (default plan, 2 workers; then 8) on the same two tables of :n
+-- boxes at coverage :cov of the unit square. Coordinates are multiples of
+-- 2^-20, which floats hold exactly, so PostGIS's float boxes are the exact
+-- boxes and the pair sets must agree.
 -- Every timed query returns the pair count and a fingerprint of the pair set
 -- (sum of a hash per pair); with :exact_check = 1 the sets are also compared
 -- pair by pair (EXCEPT both ways), which costs two more GiST joins.
@@ -24,6 +25,11 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM box_a a JOIN box_b b ON a.geom && b.geo
 \timing on
 SELECT count(*) AS postgis_gist_pairs, sum(hashint8(a.id::int8 * 1000003 + b.id)) AS fingerprint
 FROM box_a a JOIN box_b b ON a.geom && b.geom;
+-- PostGIS with up to 8 parallel workers (the server's default ceiling)
+SET max_parallel_workers_per_gather = 8;
+SELECT count(*) AS postgis_gist_8_workers_pairs, sum(hashint8(a.id::int8 * 1000003 + b.id)) AS fingerprint
+FROM box_a a JOIN box_b b ON a.geom && b.geom;
+RESET max_parallel_workers_per_gather;
 SET exactgpu.device = 'gpu';
 SELECT count(*) AS boxjoin_gpu_pairs, sum(hashint8(left_id * 1000003 + right_id)) AS fingerprint
 FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
@@ -34,6 +40,8 @@ SELECT device, round(read_ms) AS read_ms, round(join_ms::numeric, 1) AS join_ms,
        waves AS chunks FROM exactgpu_last_join_stats();
 SET exactgpu.device = 'cpu';
 \timing on
+SELECT count(*) AS boxjoin_cpu_pairs, sum(hashint8(left_id * 1000003 + right_id)) AS fingerprint
+FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
 SELECT count(*) AS boxjoin_cpu_pairs, sum(hashint8(left_id * 1000003 + right_id)) AS fingerprint
 FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');
 \timing off

@@ -3,7 +3,8 @@
 #   1. the whole pg_regress suite with the GPU as the default device;
 #   2. the SQL-level benchmark (bench/sql/run.sh) at three mine sizes;
 #   3. 10^4 GPU batch joins in one backend: GPU memory in use before and after;
-#   4. a long GPU join canceled by statement_timeout: how long the cancel took.
+#   4. a long GPU join and a long GPU box join canceled by statement_timeout:
+#      how long the cancel took.
 # Carried from the build machine: .carry/pgbundle.tar.xz (shared/tools/pg-bundle.sh
 # after make install), demo/bin/minegen. Results go to $OUT.
 set -eu
@@ -84,5 +85,30 @@ SET statement_timeout = '60s';
 SELECT cancel_latency() AS uncanceled;
 SELECT device, candidate_pairs, primitive_hits, round(read_ms) AS read_ms, round(join_ms) AS join_ms FROM exactgpu_last_join_stats();
 RESET statement_timeout;
+SQL
+echo "== cancel of a long GPU box join" | tee -a "$out/device-sql.md"
+su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
+\pset footer off
+-- 2 * 10^6 tiny boxes on one grid cell: 4 * 10^12 box comparisons, GPU seconds
+-- (the timeout of 2 s leaves time to read the rows)
+CREATE TABLE tiny_boxes AS SELECT i AS id, ST_MakeEnvelope(x, y, x + 1e-4, y + 1e-4) AS geom
+	FROM (SELECT i, random() AS x, random() AS y FROM generate_series(1, 2000000) i) s;
+CREATE FUNCTION box_cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz := clock_timestamp(); n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM ST_BoxJoin('SELECT id, geom FROM tiny_boxes', 'SELECT id, geom FROM tiny_boxes');
+	RETURN 'not canceled after ' || (clock_timestamp() - t0)::text;
+EXCEPTION WHEN query_canceled THEN
+	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 2 s)';
+END $$;
+SET exactgpu.device = 'gpu';
+SET exactgpu.grid_cells = 1;
+SET statement_timeout = '2s';
+SELECT box_cancel_latency();
+SET statement_timeout = '120s';
+SELECT box_cancel_latency() AS uncanceled;
+SELECT device, candidate_pairs, row_pairs, round(read_ms) AS read_ms, round(join_ms) AS join_ms FROM exactgpu_last_join_stats();
+RESET statement_timeout;
+SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after FROM exactgpu_device_info();
 SQL
 su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data stop -m fast" >/dev/null || true
