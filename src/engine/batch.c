@@ -230,32 +230,6 @@ exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 	return st;
 }
 
-exg_status
-exg_batch_add_box(exg_batch *b, const exg_shape *s, exg_error *err)
-{
-	exg_status	st = EXG_OK;
-
-	if (b->nrows >= UINT32_MAX - 1)
-		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
-	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1, &b->solid_cap))
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
-	b->solid[b->nrows] = 0;
-	{
-		double		lo[3],
-					hi[3];
-
-		if (exg_shape_extent(s, lo, hi))
-		{
-			uint32_t	i0 = add_vertex(b, lo),
-						i1 = add_vertex(b, hi);
-
-			st = add_prim(b, i0, i1, i1, err);
-		}
-	}
-	b->nrows++;
-	return st;
-}
-
 exg_prim_set
 exg_batch_prims(const exg_batch *b)
 {

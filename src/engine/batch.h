@@ -48,14 +48,6 @@ void		exg_batch_free(exg_batch *b);
 exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
 
 /*
- * Add the box of one geometry as row b->nrows (then b->nrows++): a segment
- * from its low corner to its high corner, the exact extents of its
- * coordinates (no primitive for an empty geometry). For box joins
- * (exg_join_options.boxes_only); z = 0 in a 2D batch.
- */
-exg_status	exg_batch_add_box(exg_batch *b, const exg_shape *s, exg_error *err);
-
-/*
  * Serialized geometries (PostGIS bytes without the varlena header), as a
  * reader collects them: row i is data[off[i] .. off[i + 1]).
  */
