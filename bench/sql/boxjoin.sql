@@ -30,6 +30,10 @@ SET max_parallel_workers_per_gather = 8;
 SELECT count(*) AS postgis_gist_8_workers_pairs, sum(hashint8(a.id::int8 * 1000003 + b.id)) AS fingerprint
 FROM box_a a JOIN box_b b ON a.geom && b.geom;
 RESET max_parallel_workers_per_gather;
+-- result rows in memory (a spill to a temporary file would double their cost)
+SET exactgpu.result_memory = '4GB';
+-- the NOTICEs split the join's time into engine and result rows
+SET exactgpu.progress = on;
 SET exactgpu.device = 'gpu';
 SELECT count(*) AS boxjoin_gpu_pairs, sum(hashint8(left_id * 1000003 + right_id)) AS fingerprint
 FROM ST_BoxJoin('SELECT id, geom FROM box_a', 'SELECT id, geom FROM box_b');

@@ -256,8 +256,9 @@ box_join_and_emit(FunctionCallInfo fcinfo, BoxSide *side, uint64 t_start, const 
 		exactgpu_result_put_pairs(&res, bs.pairs, bs.npairs);
 	if (exactgpu_progress)
 		ereport(NOTICE,
-				(errmsg("%s: joined on %s in %.1f ms: %llu box comparisons, %llu pairs", context,
-						rep->stats.device_name, rep->join_ms,
+				(errmsg("%s: joined on %s in %.1f ms (%.1f ms of them making result rows): %llu box comparisons, %llu pairs",
+						context, rep->stats.device_name, rep->join_ms,
+						rep->stats.phase_ns[EXG_PHASE_MERGE] / 1e6,
 						(unsigned long long) rep->stats.candidates,
 						(unsigned long long) rep->stats.hits)));
 	rep->row_pairs = res.rows;
