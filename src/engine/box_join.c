@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "join_internal.h"
 #include "parallel.h"
 #include "stats.h"
 
@@ -191,7 +192,6 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 {
 	exg_join_options opt;
 	exg_join_stats local;
-	exg_error	gpu_err = {0};
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
 
@@ -216,19 +216,17 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "box join: more than %u boxes in one input",
 						UINT32_MAX - 1);
 
-	if (opt.device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_box_join(A, B, naxes, &opt, sink, sink_arg, stats, err);
 		stats->used_gpu = true;
 	}
-	else if (opt.device == EXG_DEVICE_GPU)
-		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
-						gpu_err.message);
+	else if (st != EXG_OK)
+		return st;
 	else
 	{
 		st = exg_box_join_cpu(A, B, naxes, &opt, sink, sink_arg, stats, err);
-		snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
-				 exg_threads(opt.worker_threads));
+		exg_join_name_cpu(stats, &opt);
 	}
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK && stats->used_gpu)

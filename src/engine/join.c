@@ -209,6 +209,27 @@ exg_join_pairs_free(exg_pair *pairs)
 		free(pairs);
 }
 
+bool
+exg_join_picks_gpu(const exg_join_options *opt, exg_status *st, exg_error *err)
+{
+	exg_error	gpu_err = {0};
+
+	*st = EXG_OK;
+	if (opt->device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+		return true;
+	if (opt->device == EXG_DEVICE_GPU)
+		*st = exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
+					   gpu_err.message);
+	return false;
+}
+
+void
+exg_join_name_cpu(exg_join_stats *stats, const exg_join_options *opt)
+{
+	snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
+			 exg_threads(opt->worker_threads));
+}
+
 exg_status
 exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt_in,
 		 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
@@ -216,7 +237,6 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_join_options opt;
 	exg_join_stats local;
 	exg_status	st;
-	exg_error	gpu_err = {0};
 	uint64_t	t0 = exg_now_ns();
 
 	if (opt_in)
@@ -232,19 +252,17 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		(st = exg_prim_set_check(B, "right input", err)) != EXG_OK)
 		return st;
 
-	if (opt.device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_join(A, B, &opt, pairs_out, npairs_out, stats, err);
 		stats->used_gpu = (st == EXG_OK);
 	}
-	else if (opt.device == EXG_DEVICE_GPU)
-		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
-						gpu_err.message);
+	else if (st != EXG_OK)
+		return st;
 	else
 	{
 		st = exg_join_cpu(A, B, &opt, pairs_out, npairs_out, stats, err);
-		snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
-				 opt.worker_threads > 0 ? opt.worker_threads : exg_max_threads());
+		exg_join_name_cpu(stats, &opt);
 	}
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK)
@@ -264,7 +282,6 @@ exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pai
 			   exg_error *err)
 {
 	exg_join_stats local;
-	exg_error	gpu_err = {0};
 	exg_status	st;
 	size_t		i;
 
@@ -277,11 +294,10 @@ exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pai
 	for (i = 0; i < n; i++)
 		if (pairs[i].a >= A->nprims || pairs[i].b >= B->nprims)
 			return exg_fail(err, EXG_ERR_ARGUMENT, "pair %zu out of range", i);
-	if (opt->device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	if (exg_join_picks_gpu(opt, &st, err))
 		return exg_gpu_test_pairs(A, B, pairs, n, opt, result, stats, err);
-	if (opt->device == EXG_DEVICE_GPU)
-		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
-						gpu_err.message);
+	if (st != EXG_OK)
+		return st;
 
 	if ((st = decide_pairs(A, B, pairs, n, opt->worker_threads, result, err)) != EXG_OK)
 		return st;

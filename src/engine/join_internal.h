@@ -12,6 +12,16 @@
 extern "C" {
 #endif
 
+/*
+ * The back-end of a join: true for the GPU; false for the CPU with *st =
+ * EXG_OK, or with *st = EXG_ERR_DEVICE (err says why) when opt asks for the
+ * GPU and none is usable: never a silent fallback.
+ */
+bool		exg_join_picks_gpu(const exg_join_options *opt, exg_status *st, exg_error *err);
+
+/* stats->device_name of a run on the CPU worker pool. */
+void		exg_join_name_cpu(exg_join_stats *stats, const exg_join_options *opt);
+
 /* A growable array of pairs, one per worker thread. */
 typedef struct exg_pair_buffer
 {

@@ -409,7 +409,6 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 {
 	exg_join_options opt;
 	exg_join_stats local;
-	exg_error	gpu_err = {0};
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
 	uint32_t	t;
@@ -439,19 +438,17 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 	if (npts == 0 || S->tris.nprims == 0)
 		return gather(NULL, 0, pairs_out, npairs_out, err);
 
-	if (opt.device != EXG_DEVICE_CPU && exg_gpu_device_count(&gpu_err) > 0)
+	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_locate(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
 		stats->used_gpu = (st == EXG_OK);
 	}
-	else if (opt.device == EXG_DEVICE_GPU)
-		return exg_fail(err, EXG_ERR_DEVICE, "GPU requested but none is usable: %s",
-						gpu_err.message);
+	else if (st != EXG_OK)
+		return st;
 	else
 	{
 		st = locate_cpu(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
-		snprintf(stats->device_name, sizeof(stats->device_name), "CPU (%d threads)",
-				 exg_threads(opt.worker_threads));
+		exg_join_name_cpu(stats, &opt);
 	}
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK)
