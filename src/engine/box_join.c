@@ -195,13 +195,7 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
 
-	if (opt_in)
-		opt = *opt_in;
-	else
-		exg_join_options_default(&opt);
-	if (stats == NULL)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
+	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	if (err)
 	{
 		err->row = 0;

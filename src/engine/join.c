@@ -209,6 +209,20 @@ exg_join_pairs_free(exg_pair *pairs)
 		free(pairs);
 }
 
+exg_join_stats *
+exg_join_begin(exg_join_options *opt, const exg_join_options *opt_in, exg_join_stats *stats,
+			   exg_join_stats *local)
+{
+	if (opt_in)
+		*opt = *opt_in;
+	else
+		exg_join_options_default(opt);
+	if (stats == NULL)
+		stats = local;
+	memset(stats, 0, sizeof(*stats));
+	return stats;
+}
+
 bool
 exg_join_picks_gpu(const exg_join_options *opt, exg_status *st, exg_error *err)
 {
@@ -239,13 +253,7 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
 
-	if (opt_in)
-		opt = *opt_in;
-	else
-		exg_join_options_default(&opt);
-	if (stats == NULL)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
+	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
 	*npairs_out = 0;
 	if ((st = exg_prim_set_check(A, "left input", err)) != EXG_OK ||

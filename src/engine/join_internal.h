@@ -13,6 +13,13 @@ extern "C" {
 #endif
 
 /*
+ * Start a join: opt_in (or the defaults) into *opt; returns the stats to
+ * fill, zeroed: stats, or local when stats is NULL.
+ */
+exg_join_stats *exg_join_begin(exg_join_options *opt, const exg_join_options *opt_in,
+							   exg_join_stats *stats, exg_join_stats *local);
+
+/*
  * The back-end of a join: true for the GPU; false for the CPU with *st =
  * EXG_OK, or with *st = EXG_ERR_DEVICE (err says why) when opt asks for the
  * GPU and none is usable: never a silent fallback.

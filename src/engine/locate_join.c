@@ -413,13 +413,7 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 	uint64_t	t0 = exg_now_ns();
 	uint32_t	t;
 
-	if (opt_in)
-		opt = *opt_in;
-	else
-		exg_join_options_default(&opt);
-	if (stats == NULL)
-		stats = &local;
-	memset(stats, 0, sizeof(*stats));
+	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
 	*npairs_out = 0;
 	if (S->tris.arity != 3)
