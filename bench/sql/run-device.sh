@@ -66,9 +66,10 @@ SQL
 echo "== cancel of a long GPU join" | tee -a "$out/device-sql.md"
 su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
 \pset footer off
--- 300,000 segments 0.3 long in a unit cube: ~10^10 candidate pairs, a GPU join of seconds
+-- 1.2 * 10^6 segments 0.3 long in a unit cube on 64 grid cells: ~40,000 per
+-- cell (a cell may hold 2^32 pairs), ~10^11 cell pairs to cull: GPU seconds
 CREATE TABLE crowd AS SELECT i AS id, ST_MakeLine(p, ST_Translate(p, 0.3 * random() - 0.15, 0.3 * random() - 0.15, 0.3 * random() - 0.15)) AS geom
-	FROM (SELECT i, ST_MakePoint(random(), random(), random()) AS p FROM generate_series(1, 300000) i) s;
+	FROM (SELECT i, ST_MakePoint(random(), random(), random()) AS p FROM generate_series(1, 1200000) i) s;
 CREATE FUNCTION cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz := clock_timestamp(); n bigint;
 BEGIN
@@ -78,7 +79,7 @@ EXCEPTION WHEN query_canceled THEN
 	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 1 s)';
 END $$;
 SET exactgpu.device = 'gpu';
-SET exactgpu.grid_cells = 8;  -- coarse: ~10^11 cell pairs to cull, a GPU phase of seconds
+SET exactgpu.grid_cells = 64;
 SET statement_timeout = '1s';
 SELECT cancel_latency();
 SET statement_timeout = '60s';
