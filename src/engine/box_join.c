@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "interval_double.h"
 #include "join_internal.h"
 #include "parallel.h"
 #include "stats.h"
@@ -185,6 +186,27 @@ exg_box_grid_choose(exg_box_grid *bg, int naxes, const exg_box_summary *a, uint3
 	return true;
 }
 
+/* The caller's sink, run in the caller's floating-point mode. */
+typedef struct caller_sink
+{
+	exg_box_pair_sink sink;
+	void	   *arg;
+	exg_round_state mode;
+} caller_sink;
+
+static exg_status
+in_caller_mode(void *arg, const exg_pair *pairs, size_t n)
+{
+	caller_sink *c = arg;
+	exg_round_state engine = exg_round_get();
+	exg_status	st;
+
+	exg_round_restore(c->mode);
+	st = c->sink(c->arg, pairs, n);
+	exg_round_restore(engine);
+	return st;
+}
+
 exg_status
 exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 			 const exg_join_options *opt_in, exg_box_pair_sink sink, void *sink_arg,
@@ -194,6 +216,7 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	exg_join_stats local;
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
+	caller_sink cs;
 
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	if (err)
@@ -206,22 +229,31 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	if (A == NULL || B == NULL || sink == NULL ||
 		(A->n > 0 && A->box == NULL) || (B->n > 0 && B->box == NULL))
 		return exg_fail(err, EXG_ERR_ARGUMENT, "box join: missing input or sink");
-	if (A->n == UINT32_MAX || B->n == UINT32_MAX)
+	/* cell lists and work items count boxes in 32 bits, with room for a unit */
+	if (A->n > EXG_BOX_MAX_INPUT || B->n > EXG_BOX_MAX_INPUT)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "box join: more than %u boxes in one input",
-						UINT32_MAX - 1);
+						EXG_BOX_MAX_INPUT);
 
+	/*
+	 * Bounds, grid and cells in round-to-nearest without flush-to-zero or
+	 * denormals-are-zero, whatever the caller left set: subnormal bounds
+	 * read as zero would shrink the domain and lose pairs. The sink runs in
+	 * the caller's mode.
+	 */
+	cs.sink = sink;
+	cs.arg = sink_arg;
+	cs.mode = exg_round_nearest_enter();
 	if (exg_join_picks_gpu(&opt, &st, err))
 	{
-		st = exg_gpu_box_join(A, B, naxes, &opt, sink, sink_arg, stats, err);
+		st = exg_gpu_box_join(A, B, naxes, &opt, in_caller_mode, &cs, stats, err);
 		stats->used_gpu = true;
 	}
-	else if (st != EXG_OK)
-		return st;
-	else
+	else if (st == EXG_OK)
 	{
-		st = exg_box_join_cpu(A, B, naxes, &opt, sink, sink_arg, stats, err);
+		st = exg_box_join_cpu(A, B, naxes, &opt, in_caller_mode, &cs, stats, err);
 		exg_join_name_cpu(stats, &opt);
 	}
+	exg_round_restore(cs.mode);
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK && stats->used_gpu)
 		exg_counters_local()->gpu_calls++;

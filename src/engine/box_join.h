@@ -24,6 +24,9 @@
 extern "C" {
 #endif
 
+/* Boxes per input at most: per-cell counts plus a work unit stay in 32 bits. */
+#define EXG_BOX_MAX_INPUT (UINT32_MAX - 65536u)
+
 /*
  * n boxes of naxes (2 or 3) axes: box i is box[2*naxes*i .. 2*naxes*(i+1)),
  * its low corner (naxes doubles) then its high corner; finite, lo <= hi.
@@ -36,17 +39,19 @@ typedef struct exg_box_set
 
 /*
  * Receives the pairs, chunk after chunk, always on the thread that called
- * exg_box_join, in no particular order; over all chunks every meeting pair
- * comes exactly once. The chunk is only valid during the call. Returning
+ * exg_box_join and in the caller's floating-point mode, in no particular
+ * order; over all chunks every meeting pair comes exactly once. The chunk is only valid during the call. Returning
  * anything but EXG_OK stops the join, which then returns that status (and
  * frees everything it holds).
  */
 typedef exg_status (*exg_box_pair_sink) (void *arg, const exg_pair *pairs, size_t n);
 
 /*
- * Join A and B (same naxes). opt: device, grid_cells (0 = automatic),
- * worker_threads, gpu_memory_limit are honoured; filter and dedupe are
- * ignored. An invalid box (non-finite coordinate, lo > hi) fails with
+ * Join A and B (same naxes), at most EXG_BOX_MAX_INPUT boxes a side, in
+ * any rounding mode, with FTZ/DAZ set or not (the engine works in
+ * round-to-nearest without them and puts the caller's mode back). opt:
+ * device, grid_cells (0 = automatic), worker_threads, gpu_memory_limit are
+ * honoured; filter and dedupe are ignored. An invalid box (non-finite coordinate, lo > hi) fails with
  * EXG_ERR_ARGUMENT before any pair is delivered, err->side 0 (A) or 1 (B)
  * and err->row its index + 1 (0 for other errors). A sink's non-OK status is
  * returned with a generic message in err.

@@ -49,6 +49,7 @@ exg_box_summarize(const exg_box_set *S, int naxes, int threads, exg_box_summary 
 #pragma omp parallel num_threads(nparts)
 	{
 		exg_box_summary *mine = &part[exg_thread_num()];
+		exg_round_state saved = exg_round_nearest_enter();	/* no DAZ on subnormal bounds */
 		long		i;
 
 		exg_box_summary_init(mine);
@@ -72,6 +73,7 @@ exg_box_summarize(const exg_box_set *S, int naxes, int threads, exg_box_summary 
 		}
 #pragma omp master
 		nparts = exg_team_size();
+		exg_round_restore(saved);
 	}
 	for (int t = 0; t < nparts; t++)
 		exg_box_summary_merge(sum, &part[t], 0);

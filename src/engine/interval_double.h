@@ -85,6 +85,13 @@ exg_round_restore(exg_round_state saved)
 	if (_mm_getcsr() != saved)
 		_mm_setcsr(saved);
 }
+
+/* The current state, to be put back with exg_round_restore. */
+static inline exg_round_state
+exg_round_get(void)
+{
+	return _mm_getcsr();
+}
 #else
 typedef int exg_round_state;
 
@@ -112,6 +119,12 @@ static inline void
 exg_round_restore(exg_round_state saved)
 {
 	fesetround(saved);
+}
+
+static inline exg_round_state
+exg_round_get(void)
+{
+	return fegetround();
 }
 #endif
 

@@ -13,7 +13,7 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 				const double *mean_extent, uint32_t target_cells)
 {
 	double		extent[3],
-				volume = 1,
+				log_volume = 0,
 				side;
 	/* Automatic: a cell per four primitives, the optimum of the measured sweep
 	 * (bench/results): coarser cells pair too many, finer ones enter too often. */
@@ -31,11 +31,13 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 		extent[k] = box[3 + k] - box[k];
 		if (extent[k] > 0)
 		{
-			volume *= extent[k];
+			log_volume += log(extent[k]);
 			ndims++;
 		}
 	}
-	side = ndims ? pow(volume / target, 1.0 / ndims) : 1;
+	/* in logarithms: a product of extents near 1e±160 would overflow to
+	 * infinity or underflow to zero and silently give a single cell */
+	side = ndims ? exp((log_volume - log(target)) / ndims) : 1;
 
 	total = 1;
 	for (k = 0; k < 3; k++)
@@ -50,8 +52,11 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 		{
 			double		d = ceil(extent[k] / s);
 
-			g->dims[k] = (int32_t) (d < 1 ? 1 : (d > EXG_GRID_MAX_AXIS ? EXG_GRID_MAX_AXIS : d));
-			g->inv_cell[k] = g->dims[k] / extent[k];
+			/* NaN (an infinite extent over an infinite side) is one cell */
+			g->dims[k] = (int32_t) (!(d >= 1) ? 1 : (d > EXG_GRID_MAX_AXIS ? EXG_GRID_MAX_AXIS : d));
+			g->inv_cell[k] = isfinite(extent[k]) ? g->dims[k] / extent[k] : 0;
+			if (g->inv_cell[k] == 0)
+				g->dims[k] = 1;
 		}
 		else
 		{

@@ -70,10 +70,10 @@ box_side_build(BoxSide *side, const char *context)
 		}
 	side->n = n;
 	pfree(has_box);
-	if (n > UINT32_MAX - 1)
+	if (n > EXG_BOX_MAX_INPUT)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: more than %u boxes in one input", context, UINT32_MAX - 1)));
+				 errmsg("%s: more than %u boxes in one input", context, EXG_BOX_MAX_INPUT)));
 }
 
 static int

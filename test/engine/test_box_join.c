@@ -6,12 +6,15 @@
  * boxes in one cell, and UTM coordinates one ulp apart. The pair set must be
  * the brute force's, each pair once, for every grid, thread count, memory
  * limit (the GPU's chunking and overflow re-runs) and back-end. Also: the
- * sink's chunks, a sink that stops the join, cancel, and invalid input.
+ * sink's chunks, a sink that stops the join, cancel, invalid input, and the
+ * caller's floating-point mode (rounding, FTZ/DAZ): it must not change the
+ * pairs and is the one the sink runs in.
  *
  *   test_box_join          CPU (and the GPU too when one is usable)
  *   test_box_join --gpu    fail if no GPU is usable
  */
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,14 @@
 #include "box_join.h"
 #include "cancel.h"
 #include "gpu.h"
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#define FTZ_DAZ 0x8040u			/* MXCSR flush-to-zero | denormals-are-zero */
+#define CALLER_MODES 3
+#else
+#define CALLER_MODES 2
+#endif
 
 static int	failures;
 static bool have_gpu;
@@ -184,6 +195,27 @@ check_memory(const char *name)
 	}
 }
 
+/*
+ * Floating-point modes a caller may have left on: upward rounding (the
+ * engine's own interval filters), downward, and flush-to-zero with
+ * denormals-are-zero (a library built with -ffast-math sets them).
+ */
+static const char *const caller_mode_name[3] = {
+	"caller rounding upward", "caller rounding downward", "caller FTZ and DAZ"
+};
+
+static void
+caller_mode_set(int m, bool on)
+{
+	if (m < 2)
+		fesetround(on ? (m == 0 ? FE_UPWARD : FE_DOWNWARD) : FE_TONEAREST);
+#if defined(__SSE2__)
+	else
+		_mm_setcsr(on ? _mm_getcsr() | FTZ_DAZ : _mm_getcsr() & ~FTZ_DAZ);
+#endif
+}
+
+
 /* One join; true when it gave exactly the expected pairs. */
 static bool
 run_one(const char *name, const char *variant, const boxes *A, const boxes *B,
@@ -239,22 +271,26 @@ check(const char *name, const boxes *A, const boxes *B, uint32_t max_cells)
 			nrun++;
 		}
 		opt.grid_cells = 0;
-		if (dev == 0)
+		/* whatever mode the caller left on, bounds and cells come out the same */
+		for (int m = 0; m < CALLER_MODES; m++)
 		{
-			/* the engine may be entered with upward rounding on (its interval
-			 * filters use it): cells must still come out the same everywhere */
-			opt.worker_threads = 1;
-			fesetround(FE_UPWARD);
-			nok += run_one(name, "CPU, 1 thread, caller rounding upward", A, B, &e, &opt, &st, NULL);
-			fesetround(FE_TONEAREST);
+			char		v[64];
+
+			opt.worker_threads = dev ? 0 : 1 + m;
+			snprintf(v, sizeof(v), "%s, %s", dev ? "GPU" : "CPU", caller_mode_name[m]);
+			caller_mode_set(m, true);
+			nok += run_one(name, v, A, B, &e, &opt, &st, NULL);
+			caller_mode_set(m, false);
+			nrun++;
 		}
-		else
+		opt.worker_threads = 0;
+		if (dev)
 		{
 			/* a few MiB: the smallest output buffers, many chunks, overflow re-runs */
 			opt.gpu_memory_limit = 3u << 20;
 			nok += run_one(name, "GPU, 3 MiB", A, B, &e, &opt, &st, &chunks);
+			nrun++;
 		}
-		nrun++;
 	}
 	printf("%s %-44s %8zu pairs, %d/%d variants%s", nok == nrun ? "ok  " : "FAIL", name, e.n,
 		   nok, nrun, have_gpu ? "" : "\n");
@@ -307,6 +343,25 @@ boxes_degenerate(uint32_t n, int naxes)
 		box_at(&b, 0)[k] = box_at(&b, 0)[naxes + k] = 0;
 		box_at(&b, 1)[k] = box_at(&b, 1)[naxes + k] = 32;
 	}
+	return b;
+}
+
+/* Boxes with corners at small multiples of a subnormal, zero included:
+ * bounds that read as zero under denormals-are-zero. */
+static boxes
+boxes_subnormal(uint32_t n, int naxes)
+{
+	boxes		b = boxes_new(n, naxes);
+
+	for (uint32_t i = 0; i < n; i++)
+		for (int k = 0; k < naxes; k++)
+		{
+			double		x = (below(7) - 3) * 1e-310,
+						y = (below(7) - 3) * 1e-310;
+
+			box_at(&b, i)[k] = x < y ? x : y;
+			box_at(&b, i)[naxes + k] = x < y ? y : x;
+		}
 	return b;
 }
 
@@ -469,6 +524,76 @@ check_split(void)
 	free(B.box);
 }
 
+/* The sink runs in the caller's floating-point mode, not the engine's. */
+static int	sink_round;
+static unsigned sink_csr;
+
+static exg_status
+note_mode(void *arg, const exg_pair *pairs, size_t n)
+{
+	(void) arg;
+	(void) pairs;
+	(void) n;
+	sink_round = fegetround();
+#if defined(__SSE2__)
+	sink_csr = _mm_getcsr() & FTZ_DAZ;
+#endif
+	return EXG_OK;
+}
+
+static void
+check_sink_mode(void)
+{
+	boxes		A = boxes_random(200, 2, 0, 10, 3, 0),
+				B = boxes_random(200, 2, 0, 10, 3, 0),
+				H = boxes_new(1, 2);
+	exg_join_options opt;
+	exg_join_stats st;
+	exg_error	err;
+
+	/* one box over all doubles: extents saturate or overflow by mode */
+	box_at(&H, 0)[0] = box_at(&H, 0)[1] = -DBL_MAX;
+	box_at(&H, 0)[2] = box_at(&H, 0)[3] = DBL_MAX;
+	for (int dev = 0; dev < 1 + have_gpu; dev++)
+		for (int m = 0; m < CALLER_MODES; m++)
+		{
+			int			want_round;
+			unsigned	want_csr = 0;
+			exg_status	rc;
+			uint64_t	entries;
+
+			exg_join_options_default(&opt);
+			opt.device = dev ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+			caller_mode_set(m, true);
+			want_round = fegetround();
+#if defined(__SSE2__)
+			want_csr = _mm_getcsr() & FTZ_DAZ;
+#endif
+			sink_round = -1;
+			rc = exg_box_join(&A.set, &B.set, 2, &opt, note_mode, NULL, &st, &err);
+			opt.grid_cells = 7;
+			if (rc == EXG_OK)
+				rc = exg_box_join(&H.set, &H.set, 2, &opt, note_mode, NULL, &st, &err);
+			entries = st.grid_entries;
+			caller_mode_set(m, false);
+			if (rc != EXG_OK || sink_round != want_round || sink_csr != want_csr || entries > 2)
+			{
+				printf("FAIL sink mode (%s, %s): %s, sink saw rounding %d (want %d), "
+					   "FTZ/DAZ %#x (want %#x), %llu grid entries for one huge box a side\n",
+					   dev ? "GPU" : "CPU", caller_mode_name[m],
+					   rc == EXG_OK ? "ok" : err.message, sink_round, want_round, sink_csr,
+					   want_csr, (unsigned long long) entries);
+				failures++;
+			}
+			else
+				printf("ok   sink mode (%s, %s): the caller's; a box over all doubles: %llu entries\n",
+					   dev ? "GPU" : "CPU", caller_mode_name[m], (unsigned long long) entries);
+		}
+	free(A.box);
+	free(B.box);
+	free(H.box);
+}
+
 static void
 expect_invalid(const char *what, const boxes *A, const boxes *B, int naxes, exg_device dev,
 			   uint64_t row, int side)
@@ -544,6 +669,7 @@ main(int argc, char **argv)
 		check_free(NAME("integer, touching"), boxes_random(1500, d, 0, 32, 4, 1), boxes_random(1500, d, 0, 32, 4, 1));
 		check_free(NAME("zero-width and points on walls"), boxes_degenerate(1500, d), boxes_degenerate(1200, d));
 		check_free(NAME("duplicates"), boxes_duplicated(1200, d, 150, 11), boxes_duplicated(1300, d, 150, 11));
+		check_free(NAME("subnormal corners"), boxes_subnormal(300, d), boxes_subnormal(300, d));
 		A = boxes_random(1200, d, 0, 100, 4, 0.5);
 		for (int k = 0; k < d; k++)
 		{
@@ -582,6 +708,7 @@ main(int argc, char **argv)
 	if (have_gpu)
 		check_split();
 	check_invalid();
+	check_sink_mode();
 
 	printf("test_box_join: %d failures\n", failures);
 	return failures != 0;
