@@ -383,7 +383,7 @@ join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_off
 			  const exg_join_options *opt, drain &dr, exg_join_stats *st, exg_error *err,
 			  int depth)
 {
-	uint64_t	given = st->hits;
+	const exg_join_stats before = *st;
 
 	try
 	{
@@ -392,12 +392,16 @@ join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_off
 	catch (exg_gpu_oom &)
 	{
 		/* run_join allocates all it needs before its first pair goes out */
-		if (st->hits != given)
+		if (st->hits != before.hits)
 		{
 			exg_gpu_error e = {EXG_ERR_NOMEM, "out of GPU memory in the middle of the box join"};
 
 			throw		e;
 		}
+		/* the attempt compared nothing: only its time counts */
+		st->cell_pairs = before.cell_pairs;
+		st->grid_entries = before.grid_entries;
+		st->candidates = before.candidates;
 	}
 	bool		split_a = A->n >= B->n;
 	const exg_box_set *S = split_a ? A : B;
