@@ -7,6 +7,8 @@
  */
 #include "exactgpu.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -31,10 +33,22 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("return type must be a row type")));
 	desc = CreateTupleDescCopy(desc);
+	if (desc->natts != 2 || TupleDescAttr(desc, 0)->atttypid != INT8OID ||
+		TupleDescAttr(desc, 1)->atttypid != INT8OID || !TupleDescAttr(desc, 0)->attbyval)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("result rows must be (bigint, bigint)")));
 	res->store = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
 									   false, exactgpu_result_memory_kb);
 	res->desc = desc;
 	res->rows = 0;
+	{
+		Datum		zero[2] = {Int64GetDatum(0), Int64GetDatum(0)};
+		bool		nulls[2] = {false, false};
+
+		/* two aligned 8-byte values, no nulls: the data is the two ids */
+		res->row = heap_form_tuple(desc, zero, nulls);
+		res->ids = (char *) res->row->t_data + res->row->t_data->t_hoff;
+	}
 	rsinfo->returnMode = SFRM_Materialize;
 	rsinfo->setResult = res->store;
 	rsinfo->setDesc = desc;

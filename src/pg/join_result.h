@@ -17,18 +17,23 @@ typedef struct ExactgpuResult
 	Tuplestorestate *store;
 	TupleDesc	desc;
 	uint64		rows;
+	HeapTuple	row;			/* a (bigint, bigint) row rewritten in place */
+	char	   *ids;			/* its two ids: 16 bytes of its data */
 } ExactgpuResult;
 
 /* Materialize mode for the calling SRF, with exactgpu.result_memory. */
 void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res);
 
+/*
+ * One result row: the ids are written into a row formed once, which the
+ * tuplestore copies (forming a tuple per row cost half of a row's time).
+ */
 static inline void
 exactgpu_result_put(ExactgpuResult *res, int64 left_id, int64 right_id)
 {
-	Datum		values[2] = {Int64GetDatum(left_id), Int64GetDatum(right_id)};
-	bool		nulls[2] = {false, false};
-
-	tuplestore_putvalues(res->store, res->desc, values, nulls);
+	memcpy(res->ids, &left_id, sizeof(int64));
+	memcpy(res->ids + sizeof(int64), &right_id, sizeof(int64));
+	tuplestore_puttuple(res->store, res->row);
 	res->rows++;
 }
 
