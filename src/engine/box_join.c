@@ -107,7 +107,6 @@ exg_box_grid_choose(exg_box_grid *bg, int naxes, const exg_box_summary *a, uint3
 				mean[3] = {0, 0, 0},
 				box6[6],
 				n = na > nb ? na : nb,
-				total = 1,
 				s_lo = 0,
 				s_hi = 0,
 				s;
@@ -168,21 +167,8 @@ exg_box_grid_choose(exg_box_grid *bg, int naxes, const exg_box_summary *a, uint3
 			g->dims[k] = 1;
 			g->inv_cell[k] = 0;
 		}
-		total *= g->dims[k];
 	}
-	while (total > EXG_BOX_GRID_MAX_CELLS)
-	{
-		total = 1;
-		for (k = 0; k < 3; k++)
-		{
-			if (g->dims[k] > 1)
-			{
-				g->dims[k] = (g->dims[k] + 1) / 2;
-				g->inv_cell[k] = g->dims[k] / len[k];
-			}
-			total *= g->dims[k];
-		}
-	}
+	exg_grid_cap_cells(g, len, EXG_BOX_GRID_MAX_CELLS);
 	return true;
 }
 

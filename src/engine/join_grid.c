@@ -20,7 +20,6 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 	double		target = target_cells ? (double) target_cells : (double) nprims / 4;
 	int			k,
 				ndims = 0;
-	double		total;
 
 	if (target < 1)
 		target = 1;
@@ -39,7 +38,6 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 	 * infinity or underflow to zero and silently give a single cell */
 	side = ndims ? exp((log_volume - log(target)) / ndims) : 1;
 
-	total = 1;
 	for (k = 0; k < 3; k++)
 	{
 		double		s = side;
@@ -63,13 +61,20 @@ exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 			g->dims[k] = 1;
 			g->inv_cell[k] = 0;
 		}
-		total *= g->dims[k];
 	}
 	/* Keep the per-cell arrays bounded whatever the shape of the box. */
-	while (total > EXG_GRID_MAX_CELLS)
+	exg_grid_cap_cells(g, extent, EXG_GRID_MAX_CELLS);
+}
+
+void
+exg_grid_cap_cells(exg_grid *g, const double *extent, double max_cells)
+{
+	double		total = (double) g->dims[0] * g->dims[1] * g->dims[2];
+
+	while (total > max_cells)
 	{
 		total = 1;
-		for (k = 0; k < 3; k++)
+		for (int k = 0; k < 3; k++)
 		{
 			if (g->dims[k] > 1)
 			{

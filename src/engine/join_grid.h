@@ -60,6 +60,12 @@ exg_grid_reference_cell(const exg_grid *g, const double *a, const double *b)
 }
 
 /*
+ * Halve the grid's cell counts (axes of more than one cell, extent[k] long)
+ * until at most max_cells cells remain: per-cell arrays stay bounded.
+ */
+void		exg_grid_cap_cells(exg_grid *g, const double *extent, double max_cells);
+
+/*
  * Choose the grid over the joint box: about target_cells cells of a common
  * size, but never cells smaller than the typical primitive (mean box extent),
  * which would only enter each primitive in many cells.
