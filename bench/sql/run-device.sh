@@ -63,51 +63,40 @@ SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after_10001, round(g
 SELECT device, row_pairs FROM exactgpu_last_join_stats();
 SQL
 
-echo "== cancel of a long GPU join" | tee -a "$out/device-sql.md"
+echo "== cancel of long GPU joins" | tee -a "$out/device-sql.md"
 su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
 \pset footer off
 -- 1.2 * 10^6 segments 0.3 long in a unit cube on 64 grid cells: ~40,000 per
 -- cell (a cell may hold 2^32 pairs), ~10^11 cell pairs to cull: GPU seconds
 CREATE TABLE crowd AS SELECT i AS id, ST_MakeLine(p, ST_Translate(p, 0.3 * random() - 0.15, 0.3 * random() - 0.15, 0.3 * random() - 0.15)) AS geom
 	FROM (SELECT i, ST_MakePoint(random(), random(), random()) AS p FROM generate_series(1, 1200000) i) s;
-CREATE FUNCTION cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz := clock_timestamp(); n bigint;
+-- 2 * 10^6 tiny boxes on one grid cell: 4 * 10^12 box comparisons, GPU seconds
+CREATE TABLE tiny_boxes AS SELECT i AS id, ST_MakeEnvelope(x, y, x + 1e-4, y + 1e-4) AS geom
+	FROM (SELECT i, random() AS x, random() AS y FROM generate_series(1, 2000000) i) s;
+-- how long a query ran, or how long it took to stop after its timeout
+CREATE FUNCTION cancel_latency(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz := clock_timestamp();
 BEGIN
-	SELECT count(*) INTO n FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM crowd', 'SELECT id, geom FROM crowd');
+	EXECUTE q;
 	RETURN 'not canceled after ' || (clock_timestamp() - t0)::text;
 EXCEPTION WHEN query_canceled THEN
-	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 1 s)';
+	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout ' ||
+		current_setting('statement_timeout') || ')';
 END $$;
+\set join3d 'SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT id, geom FROM crowd'', ''SELECT id, geom FROM crowd'')'
+\set boxjoin 'SELECT count(*) FROM ST_BoxJoin(''SELECT id, geom FROM tiny_boxes'', ''SELECT id, geom FROM tiny_boxes'')'
 SET exactgpu.device = 'gpu';
 SET exactgpu.grid_cells = 64;
 SET statement_timeout = '1s';
-SELECT cancel_latency();
+SELECT cancel_latency(:'join3d') AS exact_3d_join;
 SET statement_timeout = '60s';
-SELECT cancel_latency() AS uncanceled;
+SELECT cancel_latency(:'join3d') AS exact_3d_join_uncanceled;
 SELECT device, candidate_pairs, primitive_hits, round(read_ms) AS read_ms, round(join_ms) AS join_ms FROM exactgpu_last_join_stats();
-RESET statement_timeout;
-SQL
-echo "== cancel of a long GPU box join" | tee -a "$out/device-sql.md"
-su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
-\pset footer off
--- 2 * 10^6 tiny boxes on one grid cell: 4 * 10^12 box comparisons, GPU seconds
--- (the timeout of 2 s leaves time to read the rows)
-CREATE TABLE tiny_boxes AS SELECT i AS id, ST_MakeEnvelope(x, y, x + 1e-4, y + 1e-4) AS geom
-	FROM (SELECT i, random() AS x, random() AS y FROM generate_series(1, 2000000) i) s;
-CREATE FUNCTION box_cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
-DECLARE t0 timestamptz := clock_timestamp(); n bigint;
-BEGIN
-	SELECT count(*) INTO n FROM ST_BoxJoin('SELECT id, geom FROM tiny_boxes', 'SELECT id, geom FROM tiny_boxes');
-	RETURN 'not canceled after ' || (clock_timestamp() - t0)::text;
-EXCEPTION WHEN query_canceled THEN
-	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout 2 s)';
-END $$;
-SET exactgpu.device = 'gpu';
 SET exactgpu.grid_cells = 1;
-SET statement_timeout = '2s';
-SELECT box_cancel_latency();
+SET statement_timeout = '2s';	-- leaves time to read the rows
+SELECT cancel_latency(:'boxjoin') AS box_join;
 SET statement_timeout = '120s';
-SELECT box_cancel_latency() AS uncanceled;
+SELECT cancel_latency(:'boxjoin') AS box_join_uncanceled;
 SELECT device, candidate_pairs, row_pairs, round(read_ms) AS read_ms, round(join_ms) AS join_ms FROM exactgpu_last_join_stats();
 RESET statement_timeout;
 SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after FROM exactgpu_device_info();
