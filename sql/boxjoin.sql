@@ -89,3 +89,25 @@ SELECT count(*) AS empty_pairs FROM ST_BoxJoin($$SELECT 1::bigint, 'POLYGON EMPT
 -- one statement that returns rows, nothing else
 SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a; SELECT id, geom FROM bx_b', 'SELECT id, geom FROM bx_b');
 SELECT * FROM ST_BoxJoin('DELETE FROM bx_ref RETURNING 1::bigint, NULL::geometry', 'SELECT id, geom FROM bx_b');
+-- Large geometries stored out of line (TOAST) and compressed ones are read
+-- whole, by the box join and the exact join alike.
+CREATE TABLE bx_big (id bigint, geom geometry);
+ALTER TABLE bx_big ALTER COLUMN geom SET STORAGE EXTERNAL;
+INSERT INTO bx_big VALUES (1, ST_Buffer(ST_MakePoint(0, 0), 10, 1000));
+ALTER TABLE bx_big ALTER COLUMN geom SET STORAGE EXTENDED;
+INSERT INTO bx_big SELECT 2, ST_Collect(array_fill(ST_MakePoint(100, 0), ARRAY[3000]));
+SELECT id, pg_column_size(geom) > 8192 AS out_of_line, pg_column_compression(geom) IS NOT NULL AS compressed
+FROM bx_big ORDER BY id;
+SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_big',
+		$$SELECT 7::bigint, 'POINT(9 9)'::geometry UNION ALL SELECT 8, 'POINT(100 0)'$$) ORDER BY 1, 2;
+SELECT * FROM ST_ExactIntersectsJoin('SELECT id, geom FROM bx_big',
+		$$SELECT 7::bigint, 'POINT(9 9)'::geometry UNION ALL SELECT 8, 'POINT(5 5)' UNION ALL SELECT 9, 'POINT(100 0)'$$)
+ORDER BY 1, 2;
+-- The geometry column is PostGIS's geometry or a domain over it, not any
+-- type that happens to be named geometry.
+CREATE DOMAIN bx_geom AS geometry;
+SELECT count(*) = (SELECT count(*) FROM bx_ref) AS domain_pairs_as_ref
+FROM ST_BoxJoin('SELECT id, geom::bx_geom FROM bx_a', 'SELECT id, geom FROM bx_b');
+CREATE SCHEMA bx_fake;
+CREATE TYPE bx_fake.geometry AS ENUM ('x');
+SELECT * FROM ST_BoxJoin($$SELECT 1::bigint, 'x'::bx_fake.geometry$$, 'SELECT id, geom FROM bx_b');

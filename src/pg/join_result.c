@@ -56,7 +56,7 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 }
 
 static int
-cmp_pairs(const void *x, const void *y)
+cmp_pairs(const void *x, const void *y, void *arg)
 {
 	const int64 *a = x,
 			   *b = y;
@@ -72,16 +72,16 @@ exactgpu_result_put_pairs(ExactgpuResult *res, int64 *pairs, size_t n)
 	size_t		i;
 
 	/* ids usually grow with the rows: sort only when they do not */
-	for (i = 1; i < n && cmp_pairs(&pairs[2 * i - 2], &pairs[2 * i]) <= 0; i++)
+	for (i = 1; i < n && cmp_pairs(&pairs[2 * i - 2], &pairs[2 * i], NULL) <= 0; i++)
 		;
 	if (i < n)
-		qsort(pairs, n, 2 * sizeof(int64), cmp_pairs);
+		qsort_interruptible(pairs, n, 2 * sizeof(int64), cmp_pairs, NULL);
 	for (i = 0; i < n; i++)
 	{
-		if (i > 0 && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
-			continue;
 		if ((i & 65535) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (i > 0 && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
+			continue;
 		exactgpu_result_put(res, pairs[2 * i], pairs[2 * i + 1]);
 	}
 }

@@ -9,13 +9,20 @@
  */
 #include "exactgpu.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
-#include "access/htup_details.h"
 
 #include "join_rows.h"
 
@@ -93,17 +100,41 @@ exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right)
 						left->srid, right->srid)));
 }
 
+/* PostGIS's geometry type: "geometry" in the postgis extension's schema. */
+static Oid
+postgis_geometry_typid(void)
+{
+	Oid			ext = get_extension_oid("postgis", true);
+	Oid			nsp = InvalidOid;
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+
+	if (!OidIsValid(ext))
+		return InvalidOid;
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(nsp))
+		return InvalidOid;
+	return GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("geometry"),
+						   ObjectIdGetDatum(nsp));
+}
+
+/* PostGIS geometry or a domain over it; a type merely named so is not. */
 static bool
 is_geometry_type(Oid typid)
 {
-	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
-	bool		yes;
+	Oid			geometry = postgis_geometry_typid();
 
-	if (!HeapTupleIsValid(tup))
-		return false;
-	yes = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), "geometry") == 0;
-	ReleaseSysCache(tup);
-	return yes;
+	return OidIsValid(geometry) && getBaseType(typid) == geometry;
 }
 
 static void
@@ -149,10 +180,10 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 	idv = rr->idtype == INT8OID ? DatumGetInt64(id) :
 		rr->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
 	v = (struct varlena *) DatumGetPointer(g);
-	if (VARATT_IS_SHORT(v))
-		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT);
-	else if (!VARATT_IS_EXTENDED(v))
-		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ);
+	/* in line and plain (either header size): read in place; else detoast.
+	 * An out-of-line pointer also has a 1-byte header: test it first. */
+	if (!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v))
+		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	else
 	{
 		MemoryContext old = MemoryContextSwitchTo(rr->detoast_cxt);

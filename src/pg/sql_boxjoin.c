@@ -77,7 +77,7 @@ box_side_build(BoxSide *side, const char *context)
 }
 
 static int
-cmp_int64(const void *x, const void *y)
+cmp_int64(const void *x, const void *y, void *arg)
 {
 	int64		a = *(const int64 *) x,
 				b = *(const int64 *) y;
@@ -127,7 +127,7 @@ box_side_ids_unique(const BoxSide *side)
 		return runs_disjoint(side->ids, i, side->ids + i, side->n - i);
 	copy = MemoryContextAllocHuge(CurrentMemoryContext, side->n * sizeof(int64));
 	memcpy(copy, side->ids, side->n * sizeof(int64));
-	qsort(copy, side->n, sizeof(int64), cmp_int64);
+	qsort_interruptible(copy, side->n, sizeof(int64), cmp_int64, NULL);
 	for (i = 1; i < side->n && unique; i++)
 		unique = copy[i - 1] != copy[i];
 	pfree(copy);
