@@ -8,12 +8,19 @@
 #include <cuda_runtime.h>
 
 #include "gpu.h"
+#include "worker_signals.h"
 
 extern "C" int
 exg_gpu_device_count(exg_error *err)
 {
 	int			n = 0;
+	sigset_t	old;
+
+	/* the first call starts CUDA's own threads: without the host's signals */
+	exg_signals_block(&old);
 	cudaError_t rc = cudaGetDeviceCount(&n);
+
+	exg_signals_restore(&old);
 
 	if (rc != cudaSuccess)
 	{

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "worker_signals.h"
+
 void
 exg_cuda_check(cudaError_t rc, const char *what)
 {
@@ -38,7 +40,16 @@ exg_gpu_context_get()
 	size_t		free_b;
 
 	c->device = 0;
-	EXG_CUDA(cudaSetDevice(c->device));
+	{
+		/* the context starts CUDA threads: without the host's signals */
+		sigset_t	old;
+
+		exg_signals_block(&old);
+		cudaError_t rc = cudaSetDevice(c->device);
+
+		exg_signals_restore(&old);
+		EXG_CUDA(rc);
+	}
 	EXG_CUDA(cudaGetDeviceProperties(&prop, c->device));
 	snprintf(c->name, sizeof(c->name), "%s", prop.name);
 	EXG_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));

@@ -9,6 +9,7 @@
 
 #include "cancel.h"
 #include "join_options.h"
+#include "worker_signals.h"
 
 PG_MODULE_MAGIC;
 
@@ -47,6 +48,10 @@ _PG_init(void)
 	exactgpu_define_join_gucs();
 	MarkGUCPrefixReserved("exactgpu");
 	exg_set_cancel_callback(exactgpu_cancel_pending);
+	/* in a backend (not a postmaster that forks later): the worker pool now,
+	 * before any parallel region could start it with signals open */
+	if (IsUnderPostmaster)
+		exg_workers_start(0);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "utils/guc.h"
 
 #include "join_result.h"
+#include "worker_signals.h"
 
 int			exactgpu_device = EXG_DEVICE_AUTO;
 int			exactgpu_filter_precision = EXG_FILTER_FLOAT;
@@ -68,6 +69,13 @@ exactgpu_define_join_gucs(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 }
 
+int
+exactgpu_threads(void)
+{
+	exg_workers_start(exactgpu_worker_threads);
+	return exactgpu_worker_threads;
+}
+
 void
 exactgpu_join_options(exg_join_options *opt)
 {
@@ -75,7 +83,7 @@ exactgpu_join_options(exg_join_options *opt)
 	opt->device = (exg_device) exactgpu_device;
 	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
 	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
-	opt->worker_threads = exactgpu_worker_threads;
+	opt->worker_threads = exactgpu_threads();
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
 }
 

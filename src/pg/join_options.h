@@ -11,6 +11,12 @@ extern int	exactgpu_device;
 extern int	exactgpu_filter_precision;
 extern int	exactgpu_grid_cells;
 extern int	exactgpu_worker_threads;
+
+/*
+ * exactgpu.worker_threads for an engine call, with the worker pool started
+ * that large and its threads deaf to the backend's signals.
+ */
+int			exactgpu_threads(void);
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
 

@@ -54,7 +54,7 @@ box_side_build(BoxSide *side, const char *context)
 	exg_error	err = {0};
 
 	side->box = palloc_extended((nrows + 1) * d2 * sizeof(double), MCXT_ALLOC_HUGE);
-	if (exg_rows_boxes(&bytes, side->naxes, exactgpu_worker_threads, side->box, has_box,
+	if (exg_rows_boxes(&bytes, side->naxes, exactgpu_threads(), side->box, has_box,
 					   &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	side->ids = side->rows.ids;

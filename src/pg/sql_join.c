@@ -90,7 +90,7 @@ join_state_build(ExactJoinState *js, const char *context)
 	{
 		exg_row_bytes bytes = exactgpu_rows_bytes(&js->rows[k]);
 
-		if (exg_batch_add_rows(&js->batch[k], &bytes, exactgpu_worker_threads, &err) != EXG_OK)
+		if (exg_batch_add_rows(&js->batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
 			exactgpu_report(&err, context);
 	}
 }
