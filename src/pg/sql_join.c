@@ -159,7 +159,15 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->stats.exact_pairs)));
 
 	/* row indices -> ids; several rows may share an id: sort and keep each pair once */
-	pairs = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(int64) * 2 * (nrows ? nrows : 1));
+	pairs = MemoryContextAllocExtended(CurrentMemoryContext, sizeof(int64) * 2 * (nrows ? nrows : 1),
+									   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (pairs == NULL)
+	{
+		free(rows);				/* the engine's malloc: no memory context frees it */
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("%s: out of memory for %zu result pairs", context, nrows)));
+	}
 	for (i = 0; i < nrows; i++)
 	{
 		pairs[2 * i] = js->rows[0].ids[rows[i] >> 32];
