@@ -80,8 +80,9 @@ CREATE FUNCTION exactgpu_stats_reset()
 -- ---------------------------------------------------------------------------
 -- Batch joins: every pair of rows whose geometries intersect, decided exactly,
 -- on the GPU when one is usable (exactgpu.device), else on the CPU. Each
--- inner query returns (id integer or bigint, geom geometry); NULL geometries
--- are skipped, a NULL id is an error, rows sharing an id count as one object.
+-- inner query returns (id integer or bigint, geom geometry); rows with a NULL
+-- geometry are skipped, a NULL id with a geometry is an error, rows sharing
+-- an id count as one object.
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION ST_ExactIntersects3DJoin(left_sql text, right_sql text)

@@ -168,15 +168,16 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 		CHECK_FOR_INTERRUPTS();
 	id = slot_getattr(slot, 1, &idnull);
 	g = slot_getattr(slot, 2, &gnull);
-	if (idnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: the %s query returned a NULL id", rr->out->context, rr->which)));
+	/* as in ST_ExactBatch: a row without geometry is skipped, id or not */
 	if (gnull)
 	{
 		rr->out->null_geoms++;
 		return true;
 	}
+	if (idnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: the %s query returned a NULL id", rr->out->context, rr->which)));
 	idv = rr->idtype == INT8OID ? DatumGetInt64(id) :
 		rr->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
 	v = (struct varlena *) DatumGetPointer(g);
