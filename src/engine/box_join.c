@@ -236,8 +236,9 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	}
 	else if (st == EXG_OK)
 	{
-		st = exg_box_join_cpu(A, B, naxes, &opt, in_caller_mode, &cs, stats, err);
+		st = exg_box_join_cpu(A, B, naxes, &opt, NULL, NULL, in_caller_mode, &cs, stats, err);
 		exg_join_name_cpu(stats, &opt);
+		exg_counters_local()->pair_tests += stats->cell_pairs;
 	}
 	exg_round_restore(cs.mode);
 	stats->total_ns = exg_now_ns() - t0;

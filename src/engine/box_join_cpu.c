@@ -227,6 +227,8 @@ typedef struct join_ctx
 	const exg_box_grid *bg;
 	const side_grid *ga,
 			   *gb;
+	exg_box_pair_filter filter;
+	void	   *filter_arg;
 	int			stop;			/* cancel, sink error or no memory: finish early */
 	int			canceled;
 	int			nomem;
@@ -336,8 +338,8 @@ deliver(exg_pair_buffer *bufs, int threads, exg_box_pair_sink sink, void *arg,
 
 exg_status
 exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
-				 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,
-				 exg_join_stats *stats, exg_error *err)
+				 const exg_join_options *opt, exg_box_pair_filter filter, void *filter_arg,
+				 exg_box_pair_sink sink, void *sink_arg, exg_join_stats *stats, exg_error *err)
 {
 	int			threads = exg_threads(opt->worker_threads);
 	exg_box_summary sa,
@@ -352,7 +354,7 @@ exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
 				t = exg_now_ns();
 	exg_pair_buffer *bufs = NULL;
 	scratch    *scr = NULL;
-	join_ctx	x = {A, B, &bg, &ga, &gb, 0, 0, 0};
+	join_ctx	x = {A, B, &bg, &ga, &gb, filter, filter_arg, 0, 0, 0};
 	exg_status	st = EXG_OK,
 				sink_st = EXG_OK;
 
@@ -426,10 +428,18 @@ exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
 #pragma omp for schedule(dynamic, 1)
 			for (u = (long) u0; u < (long) u1; u++)
 			{
+				size_t		before = mine->n;
+
 				if (exg_flag_get(&x.stop))
 					continue;
 				since_poll += naxes == 2 ? run_unit(&x, &units[u], s, mine, 2, &considered)
 					: run_unit(&x, &units[u], s, mine, 3, &considered);
+				if (x.filter && mine->n > before)
+				{
+					/* a filtered pair costs about as much as a few hundred comparisons */
+					since_poll += 256 * (mine->n - before);
+					mine->n = before + x.filter(x.filter_arg, mine->p + before, mine->n - before);
+				}
 				if (since_poll >= 16 * EXG_CANCEL_STRIDE)
 				{
 					since_poll = 0;
@@ -448,7 +458,6 @@ exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
 	}
 	stats->phase_ns[EXG_PHASE_TEST] = exg_now_ns() - t - stats->phase_ns[EXG_PHASE_MERGE];
 	stats->candidates = considered;
-	exg_counters_local()->pair_tests += stats->cell_pairs;
 	if (sink_st != EXG_OK)
 		st = exg_fail(err, sink_st, "box join stopped by its pair sink (%s)", exg_status_name(sink_st));
 	else if (x.canceled)

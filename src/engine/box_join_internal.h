@@ -161,8 +161,20 @@ exg_status	exg_box_invalid(exg_error *err, int side, uint64_t i, const double *b
 /* memcpy on the CPU worker pool (staging of pageable input for the GPU). */
 void		exg_parallel_memcpy(void *dst, const void *src, size_t bytes, int threads);
 
+/*
+ * A filter of meeting pairs, run by the CPU back-end's worker threads (so
+ * concurrently, and on threads that must not call back into the caller)
+ * on each work unit's pairs before they reach the sink: it keeps the pairs
+ * it wants at the front of pairs, in place, and returns how many. It is
+ * entered in round-to-nearest and must leave that mode as it found it.
+ * The exact joins use it to test candidates where they are found.
+ */
+typedef size_t (*exg_box_pair_filter) (void *arg, exg_pair *pairs, size_t n);
+
+/* filter may be NULL (every meeting pair goes to the sink). */
 exg_status	exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
-							 const exg_join_options *opt, exg_box_pair_sink sink, void *sink_arg,
+							 const exg_join_options *opt, exg_box_pair_filter filter,
+							 void *filter_arg, exg_box_pair_sink sink, void *sink_arg,
 							 exg_join_stats *stats, exg_error *err);
 
 #ifdef __cplusplus

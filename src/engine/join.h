@@ -53,6 +53,17 @@ typedef enum exg_dedupe_mode
 	EXG_DEDUPE_SORT					/* test in every shared cell, sort + unique */
 } exg_dedupe_mode;
 
+/* How the candidate pairs (pairs whose closed boxes meet) are found. */
+typedef enum exg_cull_stage
+{
+	EXG_CULL_AUTO = 0,			/* the box join where it was measured faster: on
+								 * the GPU from 2^20 primitives (join.c) */
+	EXG_CULL_CELL_PAIRS,		/* every pair sharing a grid cell, one box test each
+								 * (Menezes et al.'s implicit thread-to-pair association) */
+	EXG_CULL_BOX_JOIN			/* the box join of box_join.h: a grid per side, work items,
+								 * the reference-point rule */
+} exg_cull_stage;
+
 typedef struct exg_join_options
 {
 	exg_device	device;
@@ -64,6 +75,8 @@ typedef struct exg_join_options
 	bool		boxes_only;		/* box join: report the pairs whose closed boxes
 								 * meet (compared exactly, as doubles), with no
 								 * geometric test */
+	exg_cull_stage cull;		/* the box join needs the reference-cell rule and
+								 * no boxes_only: it falls back to cell pairs */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10

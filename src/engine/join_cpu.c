@@ -14,9 +14,8 @@
 #include "parallel.h"
 #include "stats.h"
 
-/* Classify every primitive of S in parallel; boxes 6 doubles each. */
-static exg_status
-classify_all(const exg_prim_set *S, int threads, exg_prim **prims, double **boxes,
+exg_status
+exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims, double **boxes,
 			 exg_error *err)
 {
 	long		i;
@@ -197,8 +196,8 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	size_t		total,
 				k;
 
-	if ((st = classify_all(A, threads, &pa, &ba, err)) != EXG_OK ||
-		(st = classify_all(B, threads, &pb, &bb, err)) != EXG_OK)
+	if ((st = exg_join_classify_all(A, threads, &pa, &ba, err)) != EXG_OK ||
+		(st = exg_join_classify_all(B, threads, &pb, &bb, err)) != EXG_OK)
 		goto done;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t;
 	if (A->nprims == 0 || B->nprims == 0)

@@ -50,6 +50,14 @@ bool		exg_pair_reserve(exg_pair_buffer *h, size_t room);
 void		exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out,
 							  double *box);
 
+/*
+ * exg_join_classify for every primitive of S on the worker pool: *prims and
+ * *boxes (6 doubles each: low corner, high corner) are malloc'ed, and the
+ * caller frees them also on failure.
+ */
+exg_status	exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims,
+								  double **boxes, exg_error *err);
+
 /* Exact closed-set test of two classified primitives. Assumes upward rounding. */
 bool		exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa,
 								const exg_prim_set *B, const exg_prim *pb);
@@ -69,9 +77,19 @@ exg_status	exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B,
 /* Validate a primitive set before use. */
 exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err);
 
+/* Does a join of nprims primitives (both sides) find its candidates with
+ * the box join (on the GPU or not)? */
+bool		exg_join_culls_by_box_join(const exg_join_options *opt, bool gpu, uint64_t nprims);
+
+/* The CPU join with every pair sharing a cell as a candidate (join_cpu.c). */
 exg_status	exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B,
 						 const exg_join_options *opt, exg_pair **pairs_out,
 						 size_t *npairs_out, exg_join_stats *stats, exg_error *err);
+
+/* The CPU join with the box join as its first stage (join_cpu_boxes.c). */
+exg_status	exg_join_cpu_boxes(const exg_prim_set *A, const exg_prim_set *B,
+							   const exg_join_options *opt, exg_pair **pairs_out,
+							   size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
 #ifdef __cplusplus
 }

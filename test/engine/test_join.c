@@ -1,7 +1,8 @@
 /*
  * test_join.c — the red-blue join against brute force, on random and exactly
  * degenerate data, across every option that must not change the answer
- * (dedupe rule, grid resolution, thread count, back-end).
+ * (dedupe rule, first stage of candidates, grid resolution, thread count,
+ * back-end).
  *
  *   test_join          CPU back-end (and the GPU too when one is usable)
  *   test_join --gpu    require the GPU: fail if none is usable
@@ -84,7 +85,7 @@ check_join(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 		failures++;
 	}
 	else
-		printf("  %-28s %-22s %8zu pairs  %9llu candidates  grid %ux%ux%u  %s  %.1f ms\n",
+		printf("  %-28s %-30s %8zu pairs  %9llu candidates  grid %ux%ux%u  %s  %.1f ms\n",
 			   name, variant, ngot, (unsigned long long) st.candidates, st.grid_dims[0],
 			   st.grid_dims[1], st.grid_dims[2], st.used_gpu ? "GPU" : "CPU",
 			   st.total_ns / 1e6);
@@ -105,39 +106,57 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	exg_pairs_sort_unique(expect, nexpect);
 	exg_join_options_default(&opt);
 	opt.device = EXG_DEVICE_CPU;
-	check_join(name, A, B, expect, nexpect, &opt, "cpu");
 	opt.dedupe = EXG_DEDUPE_SORT;
 	check_join(name, A, B, expect, nexpect, &opt, "cpu sort-dedupe");
 	opt.dedupe = EXG_DEDUPE_REFERENCE_CELL;
-	opt.worker_threads = 1;
-	check_join(name, A, B, expect, nexpect, &opt, "cpu 1 thread");
-	opt.worker_threads = 0;
-	for (g = 0; g < 3; g++)
+	/* both first stages: every pair of a cell, and the box join */
+	for (int c = 0; c < 2; c++)
 	{
-		char		v[32];
+		const char *cull = c ? "box join" : "cell pairs";
+		char		v[64];
 
-		opt.grid_cells = grids[g];
-		snprintf(v, sizeof(v), "cpu %u cells", grids[g]);
+		opt.cull = c ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
+		snprintf(v, sizeof(v), "cpu %s", cull);
 		check_join(name, A, B, expect, nexpect, &opt, v);
+		opt.worker_threads = 1;
+		snprintf(v, sizeof(v), "cpu %s 1 thread", cull);
+		check_join(name, A, B, expect, nexpect, &opt, v);
+		opt.worker_threads = 0;
+		for (g = 0; g < 3; g++)
+		{
+			opt.grid_cells = grids[g];
+			snprintf(v, sizeof(v), "cpu %s %u cells", cull, grids[g]);
+			check_join(name, A, B, expect, nexpect, &opt, v);
+		}
+		opt.grid_cells = 0;
 	}
-	opt.grid_cells = 0;
 	if (have_gpu)
 	{
 		opt.device = EXG_DEVICE_GPU;
-		check_join(name, A, B, expect, nexpect, &opt, "gpu float");
-		opt.filter = EXG_FILTER_DOUBLE;
-		check_join(name, A, B, expect, nexpect, &opt, "gpu double");
+		opt.cull = EXG_CULL_AUTO;
 		opt.filter = EXG_FILTER_FLOAT;
 		opt.dedupe = EXG_DEDUPE_SORT;
 		check_join(name, A, B, expect, nexpect, &opt, "gpu sort-dedupe");
 		opt.dedupe = EXG_DEDUPE_REFERENCE_CELL;
-		for (g = 0; g < 3; g++)
+		for (int c = 0; c < 2; c++)
 		{
-			char		v[32];
+			const char *cull = c ? "box join" : "cell pairs";
+			char		v[64];
 
-			opt.grid_cells = grids[g];
-			snprintf(v, sizeof(v), "gpu %u cells", grids[g]);
+			opt.cull = c ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
+			snprintf(v, sizeof(v), "gpu %s float", cull);
 			check_join(name, A, B, expect, nexpect, &opt, v);
+			opt.filter = EXG_FILTER_DOUBLE;
+			snprintf(v, sizeof(v), "gpu %s double", cull);
+			check_join(name, A, B, expect, nexpect, &opt, v);
+			opt.filter = EXG_FILTER_FLOAT;
+			for (g = 0; g < 3; g++)
+			{
+				opt.grid_cells = grids[g];
+				snprintf(v, sizeof(v), "gpu %s %u cells", cull, grids[g]);
+				check_join(name, A, B, expect, nexpect, &opt, v);
+			}
+			opt.grid_cells = 0;
 		}
 	}
 	else if (require_gpu)

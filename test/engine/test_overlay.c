@@ -95,8 +95,10 @@ check(const char *name, int g, double ox, double oy, int boxes)
 		}
 	qsort(ref, nref, sizeof(exg_pair), cmp_pair);
 
-	for (int dev = 0; dev < 2; dev++)
+	for (int run = 0; run < 4; run++)
 	{
+		int			dev = run / 2;
+		const char *cull = run % 2 ? "box join" : "cell pairs";
 		exg_prim_set SA = {A, 2 * N, ia, N, 2},
 					SB = {B, 2 * N, ib, N, 2};
 		exg_join_options opt;
@@ -106,21 +108,22 @@ check(const char *name, int g, double ox, double oy, int boxes)
 		exg_join_options_default(&opt);
 		opt.device = dev ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
 		opt.boxes_only = boxes;
+		opt.cull = run % 2 ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
 		if (dev && exg_gpu_device_count(&err) == 0)
 			break;
 		if (exg_join(&SA, &SB, &opt, &pairs, &n, NULL, &err) != EXG_OK)
 		{
-			printf("FAIL %s %s: %s\n", name, dev ? "GPU" : "CPU", err.message);
+			printf("FAIL %s %s %s: %s\n", name, dev ? "GPU" : "CPU", cull, err.message);
 			failures++;
 			continue;
 		}
 		if (n != nref || memcmp(pairs, ref, n * sizeof(exg_pair)) != 0)
 		{
-			printf("FAIL %s %s: %zu pairs, brute force %zu\n", name, dev ? "GPU" : "CPU", n, nref);
+			printf("FAIL %s %s %s: %zu pairs, brute force %zu\n", name, dev ? "GPU" : "CPU", cull, n, nref);
 			failures++;
 		}
 		else
-			printf("ok   %-34s %s: %zu pairs, as brute force\n", name, dev ? "GPU" : "CPU", n);
+			printf("ok   %-34s %s %-10s: %zu pairs, as brute force\n", name, dev ? "GPU" : "CPU", cull, n);
 		exg_join_pairs_free(pairs);
 	}
 	free(A);
