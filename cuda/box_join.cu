@@ -97,7 +97,7 @@ upload(exg_dbuf<double> &dst, const double *src, size_t count, int threads, cuda
  * Device pairs to the sink, through two pinned host buffers: the copy of
  * one piece overlaps the sink's work on the previous one.
  */
-struct drain
+struct drain : exg_box_consumer
 {
 	exg_box_pair_sink sink;
 	void	   *arg;
@@ -141,8 +141,10 @@ struct drain
 		}
 	}
 
+	void		wait_idle() override { (void) cudaStreamSynchronize(cs); }
+
 	/* All n pairs at dev (complete on the device) to the sink. */
-	void		run(const exg_pair *dev, uint64_t n)
+	void		take(exg_pair *dev, uint64_t n, cudaStream_t) override
 	{
 		for (uint64_t off = 0; off < n; off += PIECE)
 		{
@@ -169,45 +171,25 @@ struct chunk
 				w1;
 };
 
-/* Everything one join (or one half of a split one) holds on the device. */
-static exg_status
-run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, int naxes,
-		 const exg_join_options *opt, drain &dr, exg_join_stats *st, exg_error *err)
+/*
+ * The join of two sides on the device, summarized: grid, work items, and
+ * the chunks of pairs to the consumer.
+ */
+static void
+join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_offset,
+		   int naxes, const exg_join_options *opt, exg_box_budget &budget,
+		   exg_box_consumer &dr, exg_join_stats *st)
 {
 	exg_gpu_context *ctx = exg_gpu_context_get();
 	cudaStream_t s = ctx->stream;
-	exg_box_budget budget(opt->gpu_memory_limit);
-	exg_box_side_d side[2];
-	const exg_box_set *in[2] = {A, B};
-	exg_box_summary sum[2];
 	exg_box_grid bg;
 	exg_box_work work;
-	uint64_t	t = exg_now_ns();
+	uint64_t	t;
 
-	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
-
-	/* ---- upload, then validate and bound each side ---- */
-	budget.hold(sizeof(double) * 2 * naxes * ((size_t) A->n + B->n));
-	for (int k = 0; k < 2; k++)
-	{
-		side[k].n = in[k]->n;
-		upload(side[k].box, in[k]->box, 2 * (size_t) naxes * in[k]->n, opt->worker_threads, s);
-	}
-	EXG_CUDA(cudaStreamSynchronize(s));
-	st->phase_ns[EXG_PHASE_UPLOAD] += exg_now_ns() - t;
-	t = exg_now_ns();
-	for (int k = 0; k < 2; k++)
-	{
-		exg_box_summarize_gpu(side[k], naxes, &sum[k], s);
-		if (sum[k].first_invalid != UINT64_MAX)
-			return exg_box_invalid(err, k, id_offset[k] + sum[k].first_invalid,
-								   &in[k]->box[2 * naxes * sum[k].first_invalid], naxes);
-	}
-	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
-	if (A->n == 0 || B->n == 0 ||
-		!exg_box_grid_choose(&bg, naxes, &sum[0], A->n, &sum[1], B->n, EXG_BOX_OCCUPANCY_GPU,
-							 opt->grid_cells))
-		return EXG_OK;
+	if (side[0].n == 0 || side[1].n == 0 ||
+		!exg_box_grid_choose(&bg, naxes, &sum[0], side[0].n, &sum[1], side[1].n,
+							 EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
+		return;
 	exg_gpu_check_cancel();
 
 	/* ---- grid per side, work items ---- */
@@ -230,7 +212,7 @@ run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, 
 
 	st->cell_pairs += total;
 	if (total == 0)
-		return EXG_OK;
+		return;
 	exg_gpu_check_cancel();
 
 	/* ---- two output buffers as large as the budget allows ---- */
@@ -268,8 +250,13 @@ run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, 
 	exg_box_pairs_args x;
 	event		began[2] = {event(true), event(true)},
 				ended[2] = {event(true), event(true)};
-	stream_fence fence_compute = {s},
-				fence_copy = {dr.cs};
+	stream_fence fence_compute = {s};
+	struct consumer_fence
+	{
+		exg_box_consumer &c;
+
+		~consumer_fence() { c.wait_idle(); }
+	}			fence_consumer = {dr};
 	std::deque<chunk> redo;		/* overflowed chunks' parts, first */
 	uint64_t	next = 0;
 	double		rate = 1;		/* pairs per comparison: pessimistic until measured */
@@ -277,7 +264,7 @@ run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, 
 
 	for (int k = 0; k < 2; k++)
 	{
-		x.box[k] = side[k].box.p;
+		x.box[k] = side[k].box;
 		x.start[k] = side[k].start.p;
 		x.items[k] = side[k].items.p;
 		x.id_offset[k] = id_offset[k];
@@ -369,12 +356,70 @@ run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, 
 		{
 			st->waves++;
 			st->candidates += got.considered;
-			dr.run(out[slot].p, got.pairs);
+			dr.take(out[slot].p, got.pairs, s);
 		}
 		cur = nxt;
 		slot ^= 1;
 	}
+}
+
+/* Everything one join (or one half of a split one) holds on the device. */
+static exg_status
+run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, int naxes,
+		 const exg_join_options *opt, drain &dr, exg_join_stats *st, exg_error *err)
+{
+	exg_gpu_context *ctx = exg_gpu_context_get();
+	cudaStream_t s = ctx->stream;
+	exg_box_budget budget(opt->gpu_memory_limit);
+	exg_box_side_d side[2];
+	const exg_box_set *in[2] = {A, B};
+	exg_box_summary sum[2];
+	uint64_t	t = exg_now_ns();
+
+	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
+
+	/* ---- upload, then validate and bound each side ---- */
+	budget.hold(sizeof(double) * 2 * naxes * ((size_t) A->n + B->n));
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].n = in[k]->n;
+		upload(side[k].owned, in[k]->box, 2 * (size_t) naxes * in[k]->n, opt->worker_threads, s);
+		side[k].box = side[k].owned.p;
+	}
+	EXG_CUDA(cudaStreamSynchronize(s));
+	st->phase_ns[EXG_PHASE_UPLOAD] += exg_now_ns() - t;
+	t = exg_now_ns();
+	for (int k = 0; k < 2; k++)
+	{
+		exg_box_summarize_gpu(side[k], naxes, &sum[k], s);
+		if (sum[k].first_invalid != UINT64_MAX)
+			return exg_box_invalid(err, k, id_offset[k] + sum[k].first_invalid,
+								   &in[k]->box[2 * naxes * sum[k].first_invalid], naxes);
+	}
+	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
+	join_sides(side, sum, id_offset, naxes, opt, budget, dr, st);
 	return EXG_OK;
+}
+
+void
+exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uint32_t nb,
+						int naxes, const exg_join_options *opt, size_t memory_limit,
+						exg_box_consumer &c, exg_join_stats *st)
+{
+	exg_box_budget budget(memory_limit);
+	exg_box_side_d side[2];
+	exg_box_summary sum[2];
+	const uint32_t no_offset[2] = {0, 0};
+	uint64_t	t = exg_now_ns();
+
+	side[0].n = na;
+	side[0].box = boxA;
+	side[1].n = nb;
+	side[1].box = boxB;
+	for (int k = 0; k < 2; k++)
+		exg_box_summarize_gpu(side[k], naxes, &sum[k], exg_gpu_context_get()->stream);
+	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
+	join_sides(side, sum, no_offset, naxes, opt, budget, c, st);
 }
 
 /* The join, or on running out of device memory, the larger side in halves. */

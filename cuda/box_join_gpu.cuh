@@ -59,7 +59,8 @@ struct exg_box_budget
 struct exg_box_side_d
 {
 	uint32_t	n = 0;
-	exg_dbuf<double> box;		/* 2 * naxes per box */
+	exg_dbuf<double> owned;		/* the boxes when the join uploaded them */
+	const double *box = nullptr;	/* 2 * naxes per box */
 	exg_dbuf<uint32_t> start;	/* ncells + 1 */
 	exg_dbuf<uint32_t> items;
 	uint64_t	entries = 0;
@@ -136,5 +137,30 @@ struct exg_box_pairs_args
 /* The pairs of work items [w0, w1): at most cap written, all counted. */
 void		exg_box_pairs_launch(const exg_box_pairs_args &x, uint64_t w0, uint64_t w1,
 								 cudaStream_t s);
+
+/*
+ * Where the box join's pairs go, chunk by chunk: n pairs at dev, complete
+ * on the device (ordered on stream s, which the join keeps using). The
+ * consumer may overwrite them; they are gone after the call. It may throw
+ * what the GPU join's guard catches (exg_gpu_oom included).
+ */
+struct exg_box_consumer
+{
+	virtual void take(exg_pair *dev, uint64_t n, cudaStream_t s) = 0;
+	/* Called before the join frees its buffers: end any work still reading them. */
+	virtual void wait_idle() {}
+	virtual ~exg_box_consumer() = default;
+};
+
+/*
+ * The box join of boxes already on the device (valid, 2 * naxes doubles
+ * each, A then B), within memory_limit bytes (0: 80% of free), its pairs
+ * left on the device for c. Throws on failure, exg_gpu_oom included (no
+ * split here: the caller owns the inputs). opt: grid_cells.
+ */
+void		exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB,
+									uint32_t nb, int naxes, const exg_join_options *opt,
+									size_t memory_limit, exg_box_consumer &c,
+									exg_join_stats *st);
 
 #endif							/* EXG_BOX_JOIN_GPU_CUH */

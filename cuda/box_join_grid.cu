@@ -91,7 +91,7 @@ exg_box_summarize_gpu(const exg_box_side_d &side, int naxes, exg_box_summary *su
 	exg_dbuf<exg_box_summary> part_d(blocks);
 	std::vector<exg_box_summary> part(blocks);
 
-	k_box_summary<<<blocks, SUMMARY_THREADS, 0, s>>>(side.box.p, side.n, naxes, part_d.p);
+	k_box_summary<<<blocks, SUMMARY_THREADS, 0, s>>>(side.box, side.n, naxes, part_d.p);
 	EXG_CUDA(cudaMemcpyAsync(part.data(), part_d.p, sizeof(exg_box_summary) * blocks,
 							 cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
@@ -116,7 +116,7 @@ void
 exg_box_grid_side(exg_box_side_d &side, const exg_box_grid &bg, uint32_t ncells,
 				  exg_box_budget &budget, cudaStream_t s)
 {
-	box_ranges	r = {side.box.p, bg};
+	box_ranges	r = {side.box, bg};
 	exg_dbuf<uint32_t> counts;
 	size_t		cells_bytes = sizeof(uint32_t) * ((size_t) ncells + 1);
 
@@ -163,19 +163,9 @@ k_item_cells(const uint64_t *item_start, uint32_t ncells, const uint32_t *startA
 			cost[w] = 0;
 			continue;
 		}
-		/* the last cell whose first item is <= w: it has items, w among them */
-		uint32_t	lo = 0,
-					hi = ncells - 1;
+		/* the cell of item w: it has items, w among them */
+		uint32_t	lo = exg_owner_of(item_start, ncells, w);
 
-		while (lo < hi)
-		{
-			uint32_t	mid = lo + (hi - lo + 1) / 2;
-
-			if (item_start[mid] <= w)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
 		exg_box_item it = exg_box_item_decode(startA[lo + 1] - startA[lo], startB[lo + 1] - startB[lo],
 											  w - item_start[lo]);
 
@@ -226,7 +216,7 @@ exg_box_work_items(const exg_box_side_d &a, const exg_box_side_d &b, uint32_t nc
 	k_item_cells<<<(unsigned) (blocks < 65536 ? blocks : 65536), 256, 0, s>>>(
 		w.item_start.p, ncells, a.start.p, b.start.p, w.nitems, w.item_cell.p, cost.p);
 	scan_u64(cost.p, scan.p, w.nitems, s);
-	host = (uint64_t *) exg_pinned_get(EXG_PINNED_DOWNLOAD, sizeof(uint64_t) * (w.nitems + 1));
+	host = (uint64_t *) exg_pinned_get(EXG_PINNED_SCAN, sizeof(uint64_t) * (w.nitems + 1));
 	EXG_CUDA(cudaMemcpyAsync(host, scan.p, sizeof(uint64_t) * (w.nitems + 1), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
 	w.cost_scan = host;

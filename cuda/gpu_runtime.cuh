@@ -83,6 +83,8 @@ enum exg_pinned_slot
 	EXG_PINNED_DOWNLOAD,
 	EXG_PINNED_PAIRS,			/* the box join's pairs on their way to the sink */
 	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
+	EXG_PINNED_SCAN,			/* the box join's scan of its work items (its own slot:
+								 * the exact join holds DOWNLOAD around a box join) */
 	EXG_PINNED_SLOTS
 };
 void	   *exg_pinned_get(exg_pinned_slot slot, size_t bytes);
@@ -100,5 +102,28 @@ bool		exg_is_pinned(const void *p);
 
 /* Bytes the join may use now: the caller's limit, else 80% of free memory. */
 size_t		exg_gpu_budget(size_t limit);
+
+/*
+ * The last index c < n with starts[c] <= x, for a non-decreasing starts
+ * with starts[0] <= x: the owner of slot x in a scan of per-owner counts
+ * (owners with no slots share their start with the next one, and lose).
+ */
+__device__ __forceinline__ uint32_t
+exg_owner_of(const uint64_t *starts, uint32_t n, uint64_t x)
+{
+	uint32_t	lo = 0,
+				hi = n - 1;
+
+	while (lo < hi)
+	{
+		uint32_t	mid = lo + (hi - lo + 1) / 2;
+
+		if (starts[mid] <= x)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
 
 #endif							/* EXG_GPU_RUNTIME_CUH */

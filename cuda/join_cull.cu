@@ -36,24 +36,27 @@ k_cell_blocks(const uint32_t *startA, const uint32_t *startB, uint32_t ncells,
 		atomicAdd(pairs_total, pairs);
 }
 
+/*
+ * One thread per block, which finds its cell by binary search in the scan
+ * of blocks per cell: a thread per cell would write a crowded cell's
+ * millions of blocks alone, for a second, with no cancel check.
+ */
 __global__ static void
 k_block_arrays(const uint64_t *block_start, const uint32_t *startA, const uint32_t *startB,
-			   uint32_t ncells, uint32_t *cell, uint32_t *first, uint32_t *last)
+			   uint32_t ncells, uint64_t nblocks, uint32_t *cell, uint32_t *first,
+			   uint32_t *last)
 {
-	uint32_t	c = blockIdx.x * blockDim.x + threadIdx.x;
+	uint64_t	b = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (c >= ncells)
+	if (b >= nblocks)
 		return;
+	uint32_t	c = exg_owner_of(block_start, ncells, b);
 	uint64_t	pairs = (uint64_t) (startA[c + 1] - startA[c]) * (startB[c + 1] - startB[c]);
+	uint64_t	f = (b - block_start[c]) * EXG_CULL_THREADS;
 
-	for (uint64_t b = block_start[c]; b < block_start[c + 1]; b++)
-	{
-		uint64_t	f = (b - block_start[c]) * EXG_CULL_THREADS;
-
-		cell[b] = c;
-		first[b] = (uint32_t) f;
-		last[b] = (uint32_t) ((f + EXG_CULL_THREADS < pairs ? f + EXG_CULL_THREADS : pairs) - 1);
-	}
+	cell[b] = c;
+	first[b] = (uint32_t) f;
+	last[b] = (uint32_t) ((f + EXG_CULL_THREADS < pairs ? f + EXG_CULL_THREADS : pairs) - 1);
 }
 
 void
@@ -91,9 +94,10 @@ exg_gpu_block_arrays(const exg_gpu_side &a, const exg_gpu_side &b, uint32_t ncel
 	blocks.first.alloc(nblocks);
 	blocks.last.alloc(nblocks);
 	blocks.offset.alloc(nblocks + 1);
-	k_block_arrays<<<(ncells + 255) / 256, 256, 0, s>>>(start.p, a.cell_start.p, b.cell_start.p,
-														 ncells, blocks.cell.p, blocks.first.p,
-														 blocks.last.p);
+	if (nblocks)
+		k_block_arrays<<<(unsigned) ((nblocks + 255) / 256), 256, 0, s>>>(
+			start.p, a.cell_start.p, b.cell_start.p, ncells, nblocks, blocks.cell.p,
+			blocks.first.p, blocks.last.p);
 	EXG_CUDA(cudaGetLastError());
 }
 

@@ -165,6 +165,94 @@ grow_keeping(exg_dbuf<uint64_t> &buf, uint64_t n, uint64_t keep, cudaStream_t s)
 	std::swap(buf.n, bigger.n);
 }
 
+exg_gpu_tester::exg_gpu_tester(const exg_gpu_side &a_, const exg_gpu_side &b_, int shift_,
+							   const exg_join_options *opt, uint64_t hits_cap,
+							   uint64_t wave_cap, exg_gpu_counts *pinned_counts,
+							   cudaStream_t s_)
+	: a(a_), b(b_), shift(shift_), double_only(opt->filter == EXG_FILTER_DOUBLE),
+	  boxes_only(opt->boxes_only), s(s_), hits(hits_cap), unknown(wave_cap), counts_d(1),
+	  counts_h(pinned_counts)
+{
+}
+
+void
+exg_gpu_tester::test(const uint64_t *keys, uint64_t n)
+{
+	/* first filter; if the hits overflow their buffer, grow it and test again */
+	for (;;)
+	{
+		uint64_t	t0 = exg_now_ns();
+
+		counts_h->hits = nhits;
+		counts_h->unknown = 0;
+		EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
+								 cudaMemcpyHostToDevice, s));
+		exg_gpu_test(a, b, keys, n, shift, double_only, hits.p, hits.n, unknown.p, counts_d.p, s,
+					 boxes_only);
+		EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
+								 cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		test_ns += exg_now_ns() - t0;
+		if (counts_h->hits <= hits.n)
+			break;
+		grow_keeping(hits, counts_h->hits + counts_h->hits / 2, nhits, s);
+	}
+	uint64_t	nunknown = counts_h->unknown;
+
+	nhits = counts_h->hits;
+	unknown_first += nunknown;
+	if (nunknown == 0)
+		return;
+
+	const uint64_t *left = unknown.p;
+	exg_dbuf<uint64_t> unknown2;
+	uint64_t	t0 = exg_now_ns();
+
+	/* double intervals for what the float filter left undecided */
+	if (!double_only)
+	{
+		unknown2.alloc(nunknown);
+		if (nhits + nunknown > hits.n)
+			grow_keeping(hits, nhits + nunknown, nhits, s);
+		counts_h->hits = nhits;
+		counts_h->unknown = 0;
+		EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
+								 cudaMemcpyHostToDevice, s));
+		exg_gpu_test(a, b, unknown.p, nunknown, shift, true, hits.p, hits.n, unknown2.p,
+					 counts_d.p, s);
+		EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
+								 cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		nhits = counts_h->hits;
+		nunknown = counts_h->unknown;
+		unknown_second += nunknown;
+		left = unknown2.p;
+	}
+	size_t		old = undecided.size();
+
+	undecided.resize(old + nunknown);
+	EXG_CUDA(cudaMemcpyAsync(undecided.data() + old, left, sizeof(uint64_t) * nunknown,
+							 cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	if (!double_only)
+		refine_ns += exg_now_ns() - t0;
+}
+
+/* Move the tester's results out and its counts and times into st. */
+static void
+finish_tests(exg_gpu_tester &t, exg_dbuf<uint64_t> &hits, uint64_t &nhits,
+			 std::vector<uint64_t> &undecided, exg_join_stats *st)
+{
+	std::swap(hits.p, t.hits.p);
+	std::swap(hits.n, t.hits.n);
+	nhits = t.nhits;
+	undecided.swap(t.undecided);
+	st->unknown_first += t.unknown_first;
+	st->unknown_second += t.unknown_second;
+	st->phase_ns[EXG_PHASE_TEST] += t.test_ns;
+	st->phase_ns[EXG_PHASE_REFINE] += t.refine_ns;
+}
+
 /* One join of A against B entirely on the device; throws on failure. */
 static void
 run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
@@ -173,7 +261,6 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_gpu_context *ctx = exg_gpu_context_get();
 	cudaStream_t s = ctx->stream;
 	bool		by_ref = opt->dedupe == EXG_DEDUPE_REFERENCE_CELL;
-	bool		double_only = opt->filter == EXG_FILTER_DOUBLE;
 	int			shift = bits_for(B->nprims);
 	int			end_bit = shift + bits_for(A->nprims);
 	phase_clock clk;
@@ -204,9 +291,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
 
-	double		origin[3],
-				gbox[6],
-				mean[3];
+	double		origin[3];
 
 	for (int k = 0; k < 3; k++)
 		origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
@@ -216,175 +301,138 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	clk.mark(1 + EXG_PHASE_CLASSIFY, s);
 	EXG_CUDA(cudaStreamSynchronize(s));
 
-	/* ---- grid over the translated box ---- */
-	for (int k = 0; k < 3; k++)
-	{
-		gbox[k] = host_misc[k] - origin[k];
-		gbox[3 + k] = host_misc[3 + k] - origin[k];
-		mean[k] = host_misc[6 + k] / (double) ((uint64_t) A->nprims + B->nprims);
-	}
-	exg_grid	g;
-
-	exg_grid_choose(&g, gbox, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
-	uint32_t	ncells = (uint32_t) ((uint64_t) g.dims[0] * g.dims[1] * g.dims[2]);
-
-	memcpy(st->grid_dims, g.dims, sizeof(g.dims));
-	exg_gpu_grid_side(a, g, ncells, s);
-	exg_gpu_grid_side(b, g, ncells, s);
-	st->grid_entries += a.nentries + b.nentries;
-	clk.mark(1 + EXG_PHASE_GRID, s);
-	exg_gpu_check_cancel();
-
-	/* ---- cull: block arrays, count pass, scan ---- */
-	exg_gpu_blocks blocks;
-
-	exg_gpu_block_arrays(a, b, ncells, blocks, s);
-	st->cell_pairs += blocks.cell_pairs;
-	exg_gpu_cull_count(a, b, g, by_ref, blocks, s);
-
-	uint64_t	total = 0;
-
-	EXG_CUDA(cudaMemcpyAsync(&total, blocks.offset.p + blocks.nblocks, sizeof(total),
-							 cudaMemcpyDeviceToHost, s));
-	EXG_CUDA(cudaStreamSynchronize(s));
-	st->candidates += total;
-	exg_gpu_check_cancel();
-
-	/* ---- waves of candidates that fit the budget ---- */
-	size_t		budget = exg_gpu_budget(opt->gpu_memory_limit);
-	uint64_t	hits_cap = total < budget / 32 ? total : budget / 32;
-	uint64_t	wave_cap = (budget - 8 * hits_cap) / 16;
-
-	if (hits_cap < 1024)
-		hits_cap = 1024;
-	if (wave_cap < 4 * EXG_CULL_THREADS)
-		wave_cap = 4 * EXG_CULL_THREADS;
-	/* Waves also bound how long the device runs between two cancel checks. */
-	if (wave_cap > EXG_WAVE_MAX)
-		wave_cap = EXG_WAVE_MAX;
-	if (wave_cap > total)
-		wave_cap = total ? total : 1;
-
-	exg_dbuf<uint64_t> hits(hits_cap);
-	exg_dbuf<uint64_t> cands(wave_cap);
-	exg_dbuf<uint64_t> unknown(wave_cap);
-	exg_dbuf<exg_gpu_counts> counts_d(1);
-	exg_gpu_counts *counts_h = (exg_gpu_counts *) (host_misc + 16);
-	std::vector<uint64_t> offsets;
-	std::vector<uint64_t> unknown_host;
+	exg_dbuf<uint64_t> hits;
 	uint64_t	nhits = 0;
+	std::vector<uint64_t> unknown_host;
 
-	if (total > wave_cap)
+	/* ---- candidates: the box join, or every pair sharing a cell ---- */
+	size_t		budget = exg_gpu_budget(opt->gpu_memory_limit);
+	uint64_t	total = 0;
+	exg_gpu_counts *counts_h = (exg_gpu_counts *) (host_misc + 16);
+
+	if (exg_join_culls_by_box_join(opt, true, (uint64_t) A->nprims + B->nprims))
 	{
-		offsets.resize(blocks.nblocks + 1);
-		EXG_CUDA(cudaMemcpyAsync(offsets.data(), blocks.offset.p, sizeof(uint64_t) * offsets.size(),
+		/*
+		 * Half the memory for the box join, half for the waves and the hits
+		 * (which grow when needed). A chunk of pairs is tested in waves of at
+		 * most 2^24 keys: large enough to fill the device, and small enough
+		 * that the buffers never force a split of the input.
+		 */
+		uint64_t	hits_cap = std::max<uint64_t>(1024, std::min<uint64_t>(budget / 64, (uint64_t) 1 << 24));
+		uint64_t	wave_cap = (budget / 2 - 8 * hits_cap) / 24;
+
+		wave_cap = std::min<uint64_t>(std::max<uint64_t>(wave_cap, 4 * EXG_CULL_THREADS), (uint64_t) 1 << 24);
+		clk.mark(1 + EXG_PHASE_GRID, s);
+		clk.mark(1 + EXG_PHASE_CULL, s);
+
+		exg_gpu_tester tester(a, b, shift, opt, hits_cap, wave_cap, counts_h, s);
+
+		exg_gpu_box_stage(a, b, host_misc[2] == host_misc[5], opt, budget / 2, tester, st);
+		total = st->candidates;
+		finish_tests(tester, hits, nhits, unknown_host, st);
+	}
+	else
+	{
+		double		gbox[6],
+					mean[3];
+
+		/* ---- grid over the translated box ---- */
+		for (int k = 0; k < 3; k++)
+		{
+			gbox[k] = host_misc[k] - origin[k];
+			gbox[3 + k] = host_misc[3 + k] - origin[k];
+			mean[k] = host_misc[6 + k] / (double) ((uint64_t) A->nprims + B->nprims);
+		}
+		exg_grid	g;
+
+		exg_grid_choose(&g, gbox, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+		uint32_t	ncells = (uint32_t) ((uint64_t) g.dims[0] * g.dims[1] * g.dims[2]);
+
+		memcpy(st->grid_dims, g.dims, sizeof(g.dims));
+		exg_gpu_grid_side(a, g, ncells, s);
+		exg_gpu_grid_side(b, g, ncells, s);
+		st->grid_entries += a.nentries + b.nentries;
+		clk.mark(1 + EXG_PHASE_GRID, s);
+		exg_gpu_check_cancel();
+
+		/* ---- cull: block arrays, count pass, scan ---- */
+		exg_gpu_blocks blocks;
+
+		exg_gpu_block_arrays(a, b, ncells, blocks, s);
+		st->cell_pairs += blocks.cell_pairs;
+		exg_gpu_cull_count(a, b, g, by_ref, blocks, s);
+		EXG_CUDA(cudaMemcpyAsync(&total, blocks.offset.p + blocks.nblocks, sizeof(total),
 								 cudaMemcpyDeviceToHost, s));
 		EXG_CUDA(cudaStreamSynchronize(s));
-	}
-	clk.mark(1 + EXG_PHASE_CULL, s);
-
-	uint64_t	test_ns = 0,
-				refine_ns = 0,
-				cull_ns = 0;
-
-	for (uint64_t b0 = 0; b0 < blocks.nblocks;)
-	{
-		uint64_t	b1 = blocks.nblocks,
-					base = 0,
-					n = total;
-		uint64_t	t0 = exg_now_ns();
-
-		if (!offsets.empty())
-		{
-			/* the most blocks whose candidates fit one wave (at least one block) */
-			uint64_t	lo = b0 + 1,
-						hi = blocks.nblocks;
-
-			base = offsets[b0];
-			while (lo < hi)
-			{
-				uint64_t	mid = lo + (hi - lo + 1) / 2;
-
-				if (offsets[mid] - base <= wave_cap)
-					lo = mid;
-				else
-					hi = mid - 1;
-			}
-			b1 = lo;
-			n = offsets[b1] - base;
-		}
-		st->waves++;
-		exg_gpu_cull_write(a, b, g, by_ref, blocks, b0, b1, shift, cands.p, s);
-		EXG_CUDA(cudaStreamSynchronize(s));
-		cull_ns += exg_now_ns() - t0;
-
-		/* first filter; if the hits overflow their buffer, grow it and redo the wave */
-		for (;;)
-		{
-			t0 = exg_now_ns();
-			counts_h->hits = nhits;
-			counts_h->unknown = 0;
-			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
-									 cudaMemcpyHostToDevice, s));
-			exg_gpu_test(a, b, cands.p, n, shift, double_only, hits.p, hits.n, unknown.p,
-						 counts_d.p, s, opt->boxes_only);
-			EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
-									 cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
-			test_ns += exg_now_ns() - t0;
-			if (counts_h->hits <= hits.n)
-				break;
-
-			grow_keeping(hits, counts_h->hits + counts_h->hits / 2, nhits, s);
-		}
-		uint64_t	nunknown = counts_h->unknown;
-
-		nhits = counts_h->hits;
-		st->unknown_first += nunknown;
-
-		/* double intervals for what the float filter left undecided */
-		if (nunknown > 0 && !double_only)
-		{
-			t0 = exg_now_ns();
-			exg_dbuf<uint64_t> unknown2(nunknown);
-
-			if (nhits + nunknown > hits.n)
-				grow_keeping(hits, nhits + nunknown, nhits, s);
-			counts_h->hits = nhits;
-			counts_h->unknown = 0;
-			EXG_CUDA(cudaMemcpyAsync(counts_d.p, counts_h, sizeof(exg_gpu_counts),
-									 cudaMemcpyHostToDevice, s));
-			exg_gpu_test(a, b, unknown.p, nunknown, shift, true, hits.p, hits.n, unknown2.p,
-						 counts_d.p, s);
-			EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
-									 cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
-			nhits = counts_h->hits;
-			nunknown = counts_h->unknown;
-			size_t		old = unknown_host.size();
-
-			unknown_host.resize(old + nunknown);
-			EXG_CUDA(cudaMemcpyAsync(unknown_host.data() + old, unknown2.p,
-									 sizeof(uint64_t) * nunknown, cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
-			refine_ns += exg_now_ns() - t0;
-		}
-		else if (nunknown > 0)
-		{
-			size_t		old = unknown_host.size();
-
-			unknown_host.resize(old + nunknown);
-			EXG_CUDA(cudaMemcpyAsync(unknown_host.data() + old, unknown.p,
-									 sizeof(uint64_t) * nunknown, cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
-		}
-		st->unknown_second += double_only ? 0 : nunknown;
-		b0 = b1;
+		st->candidates += total;
 		exg_gpu_check_cancel();
+
+		/* ---- waves of candidates that fit the budget ---- */
+		uint64_t	hits_cap = total < budget / 32 ? total : budget / 32;
+		uint64_t	wave_cap = (budget - 8 * hits_cap) / 16;
+
+		if (hits_cap < 1024)
+			hits_cap = 1024;
+		if (wave_cap < 4 * EXG_CULL_THREADS)
+			wave_cap = 4 * EXG_CULL_THREADS;
+		/* Waves also bound how long the device runs between two cancel checks. */
+		if (wave_cap > EXG_WAVE_MAX)
+			wave_cap = EXG_WAVE_MAX;
+		if (wave_cap > total)
+			wave_cap = total ? total : 1;
+
+		exg_gpu_tester tester(a, b, shift, opt, hits_cap, wave_cap, counts_h, s);
+		exg_dbuf<uint64_t> cands(wave_cap);
+		std::vector<uint64_t> offsets;
+
+		if (total > wave_cap)
+		{
+			offsets.resize(blocks.nblocks + 1);
+			EXG_CUDA(cudaMemcpyAsync(offsets.data(), blocks.offset.p, sizeof(uint64_t) * offsets.size(),
+									 cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+		}
+		clk.mark(1 + EXG_PHASE_CULL, s);
+
+		uint64_t	cull_ns = 0;
+
+		for (uint64_t b0 = 0; b0 < blocks.nblocks;)
+		{
+			uint64_t	b1 = blocks.nblocks,
+						base = 0,
+						n = total;
+			uint64_t	t0 = exg_now_ns();
+
+			if (!offsets.empty())
+			{
+				/* the most blocks whose candidates fit one wave (at least one block) */
+				uint64_t	lo = b0 + 1,
+							hi = blocks.nblocks;
+
+				base = offsets[b0];
+				while (lo < hi)
+				{
+					uint64_t	mid = lo + (hi - lo + 1) / 2;
+
+					if (offsets[mid] - base <= wave_cap)
+						lo = mid;
+					else
+						hi = mid - 1;
+				}
+				b1 = lo;
+				n = offsets[b1] - base;
+			}
+			st->waves++;
+			exg_gpu_cull_write(a, b, g, by_ref, blocks, b0, b1, shift, cands.p, s);
+			EXG_CUDA(cudaStreamSynchronize(s));
+			cull_ns += exg_now_ns() - t0;
+			tester.test(cands.p, n);
+			b0 = b1;
+			exg_gpu_check_cancel();
+		}
+		st->phase_ns[EXG_PHASE_CULL] += cull_ns;
+		finish_tests(tester, hits, nhits, unknown_host, st);
 	}
-	st->phase_ns[EXG_PHASE_CULL] += cull_ns;
-	st->phase_ns[EXG_PHASE_TEST] += test_ns;
-	st->phase_ns[EXG_PHASE_REFINE] += refine_ns;
 	clk.mark(1 + EXG_PHASE_REFINE, s);
 
 	/* ---- order (and with the sort rule, dedupe) the hits on the device ---- */

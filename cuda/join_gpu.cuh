@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <new>
+#include <vector>
 
 #include "cancel.h"
 
@@ -141,5 +142,47 @@ void		exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t 
 						 uint64_t n, int key_shift, bool use_double, uint64_t *hits,
 						 uint64_t hits_cap, uint64_t *unknown, exg_gpu_counts *counts,
 						 cudaStream_t s, bool boxes_only = false);
+
+/*
+ * The tests of candidate keys, wave after wave (a wave at most
+ * unknown.n keys): the float filter (or the double one), double intervals
+ * for its unknowns, intersecting keys appended to hits (grown when full),
+ * the keys still undecided collected on the host for GMP.
+ */
+struct exg_gpu_tester
+{
+	const exg_gpu_side &a;
+	const exg_gpu_side &b;
+	int			shift;
+	bool		double_only;
+	bool		boxes_only;
+	cudaStream_t s;
+	exg_dbuf<uint64_t> hits;
+	uint64_t	nhits = 0;
+	exg_dbuf<uint64_t> unknown;
+	exg_dbuf<exg_gpu_counts> counts_d;
+	exg_gpu_counts *counts_h;	/* pinned */
+	std::vector<uint64_t> undecided;
+	uint64_t	unknown_first = 0;
+	uint64_t	unknown_second = 0;
+	uint64_t	test_ns = 0;
+	uint64_t	refine_ns = 0;
+
+	exg_gpu_tester(const exg_gpu_side &a_, const exg_gpu_side &b_, int shift_,
+				   const exg_join_options *opt, uint64_t hits_cap, uint64_t wave_cap,
+				   exg_gpu_counts *pinned_counts, cudaStream_t s_);
+	void		test(const uint64_t *keys, uint64_t n);
+};
+
+/*
+ * The first stage by the box join (box_join.h): the primitives' exact
+ * boxes (2 axes when every vertex has the same z) joined on the device,
+ * each chunk of meeting pairs tested in place by t, in waves. Fills the
+ * grid and candidate counts of st and its GRID and CULL phases (the box
+ * join's time outside t). Throws exg_gpu_oom when memory_limit is short.
+ */
+void		exg_gpu_box_stage(const exg_gpu_side &a, const exg_gpu_side &b, bool flat,
+							  const exg_join_options *opt, size_t memory_limit,
+							  exg_gpu_tester &t, exg_join_stats *st);
 
 #endif							/* EXG_JOIN_GPU_CUH */

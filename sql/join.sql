@@ -47,6 +47,15 @@ SELECT pg_temp.differs($$SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom
 RESET exactgpu.grid_cells;
 RESET exactgpu.worker_threads;
 RESET exactgpu.device;
+-- Both first stages, on whatever device runs the join (and on the CPU).
+SET exactgpu.join_first_stage = 'box_join';
+SELECT pg_temp.differs($$SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies')$$) AS box_join_stage_differs;
+SET exactgpu.device = 'cpu';
+SELECT pg_temp.differs($$SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies')$$) AS cpu_box_join_stage_differs;
+SET exactgpu.join_first_stage = 'cell_pairs';
+SELECT pg_temp.differs($$SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies')$$) AS cpu_cell_pairs_stage_differs;
+RESET exactgpu.device;
+RESET exactgpu.join_first_stage;
 SET exactgpu.gpu_memory_limit = '64MB';
 SET exactgpu.filter_precision = 'double';
 SELECT pg_temp.differs($$SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies')$$) AS limited_double_differs;

@@ -14,6 +14,7 @@
 int			exactgpu_device = EXG_DEVICE_AUTO;
 int			exactgpu_filter_precision = EXG_FILTER_FLOAT;
 int			exactgpu_grid_cells = 0;
+int			exactgpu_first_stage = EXG_CULL_AUTO;
 int			exactgpu_worker_threads = 0;
 int			exactgpu_gpu_memory_limit_mb = 0;
 bool		exactgpu_progress = false;
@@ -33,6 +34,13 @@ static const struct config_enum_entry filter_options[] = {
 	{NULL, 0, false}
 };
 
+static const struct config_enum_entry first_stage_options[] = {
+	{"auto", EXG_CULL_AUTO, false},
+	{"cell_pairs", EXG_CULL_CELL_PAIRS, false},
+	{"box_join", EXG_CULL_BOX_JOIN, false},
+	{NULL, 0, false}
+};
+
 void
 exactgpu_define_join_gucs(void)
 {
@@ -49,6 +57,11 @@ exactgpu_define_join_gucs(void)
 							"Target number of uniform grid cells of a join (0 = automatic).",
 							NULL, &exactgpu_grid_cells, 0, 0, 1 << 25,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("exactgpu.join_first_stage",
+							 "How exact joins find candidate pairs: auto, cell_pairs (every pair sharing a grid cell) or box_join.",
+							 "auto takes the box join on the GPU from 2^20 primitives; answers never depend on this.",
+							 &exactgpu_first_stage, EXG_CULL_AUTO, first_stage_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.worker_threads",
 							"CPU worker threads of a join and of its exact (GMP) stage (0 = all cores).",
 							NULL, &exactgpu_worker_threads, 0, 0, 1024,
@@ -83,6 +96,7 @@ exactgpu_join_options(exg_join_options *opt)
 	opt->device = (exg_device) exactgpu_device;
 	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
 	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
+	opt->cull = (exg_cull_stage) exactgpu_first_stage;
 	opt->worker_threads = exactgpu_threads();
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
 }

@@ -10,6 +10,7 @@
 extern int	exactgpu_device;
 extern int	exactgpu_filter_precision;
 extern int	exactgpu_grid_cells;
+extern int	exactgpu_first_stage;
 extern int	exactgpu_worker_threads;
 
 /*
