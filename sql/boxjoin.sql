@@ -89,7 +89,10 @@ SELECT count(*) AS empty_pairs FROM ST_BoxJoin($$SELECT 1::bigint, 'POLYGON EMPT
 		UNION ALL SELECT NULL, NULL$$, 'SELECT id, geom FROM bx_b');
 -- one statement that returns rows, nothing else
 SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a; SELECT id, geom FROM bx_b', 'SELECT id, geom FROM bx_b');
+CREATE TEMP TABLE bx_ref_before AS SELECT count(*) AS n FROM bx_ref;
 SELECT * FROM ST_BoxJoin('DELETE FROM bx_ref RETURNING 1::bigint, NULL::geometry', 'SELECT id, geom FROM bx_b');
+SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'WITH d AS (DELETE FROM bx_ref RETURNING 1) SELECT id, geom FROM bx_b');
+SELECT (SELECT count(*) FROM bx_ref) = n AS bx_ref_untouched FROM bx_ref_before;
 -- Large geometries stored out of line (TOAST) and compressed ones are read
 -- whole, by the box join and the exact join alike.
 CREATE TABLE bx_big (id bigint, geom geometry);

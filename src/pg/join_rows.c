@@ -22,6 +22,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/syscache.h"
 
 #include "join_rows.h"
@@ -207,6 +208,37 @@ rows_destroy(DestReceiver *self)
 {
 }
 
+/*
+ * The inner queries only read (they run read-only): say so for an INSERT,
+ * UPDATE or DELETE with RETURNING, or a WITH that changes data, before
+ * PostgreSQL's "not allowed in a non-volatile function" would.
+ */
+static void
+refuse_writes(SPIPlanPtr plan, const char *context, const char *which)
+{
+	ListCell   *lp;
+
+	foreach(lp, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *source = (CachedPlanSource *) lfirst(lp);
+		ListCell   *lq;
+
+		foreach(lq, source->query_list)
+		{
+			Query	   *q = lfirst_node(Query, lq);
+
+			if (q->commandType != CMD_SELECT || q->hasModifyingCTE)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s: the %s query must only read rows, not change them (%s)",
+								context, which,
+								q->hasModifyingCTE ? "a WITH that changes data"
+								: GetCommandTagName(source->commandTag)),
+						 errhint("Change the rows first, then join them with a SELECT.")));
+		}
+	}
+}
+
 void
 exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows)
 {
@@ -228,6 +260,7 @@ exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: the %s query must be a single statement that returns rows", context,
 						which)));
+	refuse_writes(plan, context, which);
 	rr.pub.receiveSlot = rows_receive;
 	rr.pub.rStartup = rows_startup;
 	rr.pub.rShutdown = rows_shutdown;
