@@ -26,6 +26,7 @@ extern "C" {
 #include "stats.h"
 }
 #include "box_join_gpu.cuh"
+#include "interval_double.h"
 #include "join_gpu.cuh"
 
 #define CAP_MAX ((uint64_t) 1 << 27)	/* pairs per device buffer: 1 GiB */
@@ -406,6 +407,18 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 						int naxes, const exg_join_options *opt, size_t memory_limit,
 						exg_box_consumer &c, exg_join_stats *st)
 {
+	/*
+	 * The host's share (summary merge, domain, grid) in round-to-nearest
+	 * without FTZ/DAZ, as exg_box_join sets it: under the caller's DAZ,
+	 * fmin/fmax read subnormal bounds as zero, the domain shrinks and the
+	 * boxes beyond it are entered nowhere. Restored however this ends.
+	 */
+	struct nearest_scope
+	{
+		exg_round_state saved = exg_round_nearest_enter();
+
+		~nearest_scope() { exg_round_restore(saved); }
+	}			nearest;
 	exg_box_budget budget(memory_limit);
 	exg_box_side_d side[2];
 	exg_box_summary sum[2];
@@ -417,7 +430,19 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 	side[1].n = nb;
 	side[1].box = boxB;
 	for (int k = 0; k < 2; k++)
+	{
 		exg_box_summarize_gpu(side[k], naxes, &sum[k], exg_gpu_context_get()->stream);
+		if (sum[k].first_invalid != UINT64_MAX)
+		{
+			exg_gpu_error e;
+
+			e.status = EXG_ERR_ARGUMENT;
+			snprintf(e.message, sizeof(e.message),
+					 "%s input: primitive %llu has a non-finite coordinate",
+					 k ? "right" : "left", (unsigned long long) sum[k].first_invalid);
+			throw		e;
+		}
+	}
 	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
 	join_sides(side, sum, no_offset, naxes, opt, budget, c, st);
 }

@@ -153,10 +153,11 @@ struct exg_box_consumer
 };
 
 /*
- * The box join of boxes already on the device (valid, 2 * naxes doubles
- * each, A then B), within memory_limit bytes (0: 80% of free), its pairs
- * left on the device for c. Throws on failure, exg_gpu_oom included (no
- * split here: the caller owns the inputs). opt: grid_cells.
+ * The box join of boxes already on the device (2 * naxes doubles each, A
+ * then B), within memory_limit bytes (0: 80% of free), its pairs left on
+ * the device for c. Throws on failure: exg_gpu_oom (no split here: the
+ * caller owns the inputs), EXG_ERR_ARGUMENT for a box with a non-finite
+ * coordinate (lo <= hi holds for primitive boxes). opt: grid_cells.
  */
 void		exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB,
 									uint32_t nb, int naxes, const exg_join_options *opt,

@@ -326,9 +326,10 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		clk.mark(1 + EXG_PHASE_CULL, s);
 
 		exg_gpu_tester tester(a, b, shift, opt, hits_cap, wave_cap, counts_h, s);
+		uint64_t	candidates0 = st->candidates;	/* st adds up the halves of a split */
 
 		exg_gpu_box_stage(a, b, host_misc[2] == host_misc[5], opt, budget / 2, tester, st);
-		total = st->candidates;
+		total = st->candidates - candidates0;
 		finish_tests(tester, hits, nhits, unknown_host, st);
 	}
 	else

@@ -236,8 +236,11 @@ typedef struct join_ctx
 
 /*
  * Compare a unit's A boxes with every B box of its cell; adds the pairs
- * that pass the cell rule to *considered and returns the comparisons made.
- * naxes is a literal at each call site, so the loops unroll.
+ * that pass the cell rule to *considered and returns the work done
+ * (comparisons, and filtered pairs weighted as a few hundred comparisons).
+ * The filter runs per block of B boxes, so a crowded cell never holds more
+ * than UNIT_A * BLOCK_B unfiltered pairs. naxes is a literal at each call
+ * site, so the loops unroll.
  */
 static inline __attribute__((always_inline)) uint64_t
 run_unit(join_ctx *x, const work_unit *u, scratch *s, exg_pair_buffer *out, int naxes,
@@ -250,6 +253,8 @@ run_unit(join_ctx *x, const work_unit *u, scratch *s, exg_pair_buffer *out, int 
 				b0 = x->gb->start[c],
 				nb = x->gb->start[c + 1] - b0;
 	int32_t		cc[3];
+
+	uint64_t	work = 0;
 
 	if (na > UNIT_A)
 		na = UNIT_A;
@@ -264,6 +269,7 @@ run_unit(join_ctx *x, const work_unit *u, scratch *s, exg_pair_buffer *out, int 
 	for (uint32_t j0 = 0; j0 < nb; j0 += BLOCK_B)
 	{
 		uint32_t	m = nb - j0 < BLOCK_B ? nb - j0 : BLOCK_B;
+		size_t		block_first = out->n;
 
 		for (uint32_t j = 0; j < m; j++)
 		{
@@ -312,8 +318,15 @@ run_unit(join_ctx *x, const work_unit *u, scratch *s, exg_pair_buffer *out, int 
 			}
 			out->n += k;
 		}
+		work += (uint64_t) na * m;
+		if (x->filter && out->n > block_first)
+		{
+			work += 256 * (uint64_t) (out->n - block_first);
+			out->n = block_first + x->filter(x->filter_arg, out->p + block_first,
+											 out->n - block_first);
+		}
 	}
-	return (uint64_t) na * nb;
+	return work;
 }
 
 /* Hand a round's per-thread buffers to the sink; false when it says stop. */
@@ -428,18 +441,10 @@ exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
 #pragma omp for schedule(dynamic, 1)
 			for (u = (long) u0; u < (long) u1; u++)
 			{
-				size_t		before = mine->n;
-
 				if (exg_flag_get(&x.stop))
 					continue;
 				since_poll += naxes == 2 ? run_unit(&x, &units[u], s, mine, 2, &considered)
 					: run_unit(&x, &units[u], s, mine, 3, &considered);
-				if (x.filter && mine->n > before)
-				{
-					/* a filtered pair costs about as much as a few hundred comparisons */
-					since_poll += 256 * (mine->n - before);
-					mine->n = before + x.filter(x.filter_arg, mine->p + before, mine->n - before);
-				}
 				if (since_poll >= 16 * EXG_CANCEL_STRIDE)
 				{
 					since_poll = 0;

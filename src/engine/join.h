@@ -22,7 +22,12 @@
 extern "C" {
 #endif
 
-/* Primitives over a vertex array: arity 1 (points), 2 (segments), 3 (triangles). */
+/*
+ * Primitives over a vertex array: arity 1 (points), 2 (segments), 3
+ * (triangles). Coordinates must be finite (the SQL layer checks them as it
+ * reads rows): the box-join first stage refuses others with
+ * EXG_ERR_ARGUMENT, and no stage gives meaningful answers for them.
+ */
 typedef struct exg_prim_set
 {
 	const double *xyz;			/* 3 doubles per vertex */

@@ -104,7 +104,7 @@ exg_join_cpu_boxes(const exg_prim_set *A, const exg_prim_set *B, const exg_join_
 	}
 	if (st == EXG_OK && f.canceled)
 		st = exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
-	/* the box join's own input errors cannot happen: exg_prim_set_check ran */
+	/* a non-finite coordinate fails here with the box join's EXG_ERR_ARGUMENT (join.h) */
 	memcpy(stats->grid_dims, bst.grid_dims, sizeof(bst.grid_dims));
 	stats->grid_entries = bst.grid_entries;
 	stats->cell_pairs = bst.cell_pairs;

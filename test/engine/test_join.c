@@ -7,6 +7,7 @@
  *   test_join          CPU back-end (and the GPU too when one is usable)
  *   test_join --gpu    require the GPU: fail if none is usable
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,12 @@
 
 static int	failures;
 static bool require_gpu;
+
+#if defined(__SSE2__)
+/* MXCSR the joins are called with (0: as is), and its control bits */
+static unsigned caller_csr;
+#define CSR_CONTROL 0xffc0u
+#endif
 
 /* Every intersecting pair by testing all pairs whose boxes meet. */
 static size_t
@@ -73,7 +80,26 @@ check_join(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 	exg_join_stats st;
 	exg_error	err = {0};
 
-	if (exg_join(A, B, opt, &got, &ngot, &st, &err) != EXG_OK)
+	exg_status	rc;
+#if defined(__SSE2__)
+	unsigned	own_csr = _mm_getcsr(),
+				after;
+
+	if (caller_csr)
+		_mm_setcsr(caller_csr);
+	rc = exg_join(A, B, opt, &got, &ngot, &st, &err);
+	after = _mm_getcsr();
+	_mm_setcsr(own_csr);
+	if (caller_csr && (after & CSR_CONTROL) != (caller_csr & CSR_CONTROL))
+	{
+		fprintf(stderr, "FAIL %s [%s]: MXCSR %#x on return, %#x before\n", name, variant,
+				after, caller_csr);
+		failures++;
+	}
+#else
+	rc = exg_join(A, B, opt, &got, &ngot, &st, &err);
+#endif
+	if (rc != EXG_OK)
 	{
 		fprintf(stderr, "FAIL %s [%s]: %s\n", name, variant, err.message);
 		failures++;
@@ -211,6 +237,69 @@ main(int argc, char **argv)
 	run_case("empty x terrain", &b.set, &a.set);
 	join_data_free(&a);
 	join_data_free(&b);
+
+	/*
+	 * Subnormal coordinates, joined by a caller with upward rounding, FTZ
+	 * and DAZ: the cells and the box join's domain must still see them
+	 * (under DAZ, fmin/fmax of subnormals give zero).
+	 */
+	join_data_terrain(&a, 20, 20, 0.5, zero, 1, 5);
+	join_data_drills(&b, 300, 20, 20, 0.5, zero, 7);
+	for (size_t i = 0; i < 3 * (size_t) a.set.nverts; i++)
+		a.xyz[i] *= 1e-310;
+	for (size_t i = 0; i < 3 * (size_t) b.set.nverts; i++)
+		b.xyz[i] *= 1e-310;
+#if defined(__SSE2__)
+	caller_csr = (_mm_getcsr() & ~0x6000u) | 0x4000u | 0x8040u;
+#endif
+	run_case("subnormal drills x terrain, caller DAZ", &b.set, &a.set);
+#if defined(__SSE2__)
+	caller_csr = 0;
+#endif
+	join_data_free(&a);
+	join_data_free(&b);
+
+	/* Boxes entered in the same cells that never meet: nothing to test. */
+	{
+		static const double xyz_a[] = {0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1},
+					xyz_b[] = {0, 2, 0, 1, 3, 1, 2, 0, 0, 3, 1, 1};
+		static const uint32_t seg[] = {0, 1, 2, 3};
+		exg_prim_set sa = {xyz_a, 4, seg, 2, 2},
+					sb = {xyz_b, 4, seg, 2, 2};
+
+		run_case("boxes in shared cells, none meet", &sa, &sb);
+	}
+
+	/* A non-finite coordinate: the box-join stage refuses it, on each device. */
+	{
+		static const double xyz[] = {0, 0, 0, 1, 1, 1, NAN, 0, 0, 1, 0, 0};
+		static const uint32_t seg[] = {0, 1, 2, 3};
+		exg_prim_set good = {xyz, 2, seg, 1, 2},
+					bad = {xyz, 4, seg + 2, 1, 2};
+		exg_join_options opt;
+		exg_pair   *p = NULL;
+		size_t		n = 0;
+		exg_error	err = {0};
+
+		exg_join_options_default(&opt);
+		opt.cull = EXG_CULL_BOX_JOIN;
+		for (int d = 0; d < 2; d++)
+		{
+			opt.device = d ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+			if (d && exg_gpu_device_count(&err) == 0)
+				break;
+			if (exg_join(&good, &bad, &opt, &p, &n, NULL, &err) != EXG_ERR_ARGUMENT)
+			{
+				fprintf(stderr, "FAIL NaN coordinate, box join stage on the %s: not refused\n",
+						d ? "GPU" : "CPU");
+				failures++;
+				exg_join_pairs_free(p);
+			}
+			else
+				printf("  NaN coordinate, box join stage on the %s: refused (%s)\n",
+					   d ? "GPU" : "CPU", err.message);
+		}
+	}
 
 	if (failures)
 	{
