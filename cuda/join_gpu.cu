@@ -319,7 +319,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		 * that the buffers never force a split of the input.
 		 */
 		uint64_t	hits_cap = std::max<uint64_t>(1024, std::min<uint64_t>(budget / 64, (uint64_t) 1 << 24));
-		uint64_t	wave_cap = (budget / 2 - 8 * hits_cap) / 24;
+		uint64_t	wave_cap = budget / 2 > 8 * hits_cap ? (budget / 2 - 8 * hits_cap) / 24 : 0;
 
 		wave_cap = std::min<uint64_t>(std::max<uint64_t>(wave_cap, 4 * EXG_CULL_THREADS), (uint64_t) 1 << 24);
 		clk.mark(1 + EXG_PHASE_GRID, s);

@@ -93,6 +93,7 @@ CREATE TEMP TABLE bx_ref_before AS SELECT count(*) AS n FROM bx_ref;
 SELECT * FROM ST_BoxJoin('DELETE FROM bx_ref RETURNING 1::bigint, NULL::geometry', 'SELECT id, geom FROM bx_b');
 SELECT * FROM ST_BoxJoin('SELECT id, geom FROM bx_a', 'WITH d AS (DELETE FROM bx_ref RETURNING 1) SELECT id, geom FROM bx_b');
 SELECT (SELECT count(*) FROM bx_ref) = n AS bx_ref_untouched FROM bx_ref_before;
+SELECT * FROM ST_BoxJoin('EXPLAIN SELECT id, geom FROM bx_a', 'SELECT id, geom FROM bx_b');
 -- Large geometries stored out of line (TOAST) and compressed ones are read
 -- whole, by the box join and the exact join alike.
 CREATE TABLE bx_big (id bigint, geom geometry);

@@ -227,6 +227,11 @@ refuse_writes(SPIPlanPtr plan, const char *context, const char *which)
 		{
 			Query	   *q = lfirst_node(Query, lq);
 
+			if (q->commandType == CMD_UTILITY)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s: the %s query must be a query that reads rows (SELECT, VALUES, TABLE), not %s",
+								context, which, GetCommandTagName(source->commandTag))));
 			if (q->commandType != CMD_SELECT || q->hasModifyingCTE)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
