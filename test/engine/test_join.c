@@ -118,6 +118,55 @@ check_join(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 	exg_join_pairs_free(got);
 }
 
+/*
+ * On opt's device: sort-dedupe, then both first stages (every pair of a
+ * cell, and the box join), each with the device's other knob (CPU: one
+ * thread; GPU: double filter) and three grid sizes.
+ */
+static void
+check_device(const char *name, const exg_prim_set *A, const exg_prim_set *B,
+			 const exg_pair *expect, size_t nexpect, exg_join_options *opt)
+{
+	static const uint32_t grids[3] = {1, 64, 200000};
+	const char *dev = opt->device == EXG_DEVICE_GPU ? "gpu" : "cpu";
+	char		v[64];
+
+	opt->dedupe = EXG_DEDUPE_SORT;
+	snprintf(v, sizeof(v), "%s sort-dedupe", dev);
+	check_join(name, A, B, expect, nexpect, opt, v);
+	opt->dedupe = EXG_DEDUPE_REFERENCE_CELL;
+	for (int c = 0; c < 2; c++)
+	{
+		const char *cull = c ? "box join" : "cell pairs";
+
+		opt->cull = c ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
+		snprintf(v, sizeof(v), "%s %s", dev, cull);
+		check_join(name, A, B, expect, nexpect, opt, v);
+		if (opt->device == EXG_DEVICE_GPU)
+		{
+			opt->filter = EXG_FILTER_DOUBLE;
+			snprintf(v, sizeof(v), "%s %s double", dev, cull);
+			check_join(name, A, B, expect, nexpect, opt, v);
+			opt->filter = EXG_FILTER_FLOAT;
+		}
+		else
+		{
+			opt->worker_threads = 1;
+			snprintf(v, sizeof(v), "%s %s 1 thread", dev, cull);
+			check_join(name, A, B, expect, nexpect, opt, v);
+			opt->worker_threads = 0;
+		}
+		for (int g = 0; g < 3; g++)
+		{
+			opt->grid_cells = grids[g];
+			snprintf(v, sizeof(v), "%s %s %u cells", dev, cull, grids[g]);
+			check_join(name, A, B, expect, nexpect, opt, v);
+		}
+		opt->grid_cells = 0;
+	}
+	opt->cull = EXG_CULL_AUTO;
+}
+
 static void
 run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 {
@@ -126,64 +175,15 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	exg_join_options opt;
 	exg_error	err = {0};
 	bool		have_gpu = exg_gpu_device_count(&err) > 0;
-	uint32_t	grids[3] = {1, 64, 200000};
-	int			g;
 
 	exg_pairs_sort_unique(expect, nexpect);
 	exg_join_options_default(&opt);
 	opt.device = EXG_DEVICE_CPU;
-	opt.dedupe = EXG_DEDUPE_SORT;
-	check_join(name, A, B, expect, nexpect, &opt, "cpu sort-dedupe");
-	opt.dedupe = EXG_DEDUPE_REFERENCE_CELL;
-	/* both first stages: every pair of a cell, and the box join */
-	for (int c = 0; c < 2; c++)
-	{
-		const char *cull = c ? "box join" : "cell pairs";
-		char		v[64];
-
-		opt.cull = c ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
-		snprintf(v, sizeof(v), "cpu %s", cull);
-		check_join(name, A, B, expect, nexpect, &opt, v);
-		opt.worker_threads = 1;
-		snprintf(v, sizeof(v), "cpu %s 1 thread", cull);
-		check_join(name, A, B, expect, nexpect, &opt, v);
-		opt.worker_threads = 0;
-		for (g = 0; g < 3; g++)
-		{
-			opt.grid_cells = grids[g];
-			snprintf(v, sizeof(v), "cpu %s %u cells", cull, grids[g]);
-			check_join(name, A, B, expect, nexpect, &opt, v);
-		}
-		opt.grid_cells = 0;
-	}
+	check_device(name, A, B, expect, nexpect, &opt);
 	if (have_gpu)
 	{
 		opt.device = EXG_DEVICE_GPU;
-		opt.cull = EXG_CULL_AUTO;
-		opt.filter = EXG_FILTER_FLOAT;
-		opt.dedupe = EXG_DEDUPE_SORT;
-		check_join(name, A, B, expect, nexpect, &opt, "gpu sort-dedupe");
-		opt.dedupe = EXG_DEDUPE_REFERENCE_CELL;
-		for (int c = 0; c < 2; c++)
-		{
-			const char *cull = c ? "box join" : "cell pairs";
-			char		v[64];
-
-			opt.cull = c ? EXG_CULL_BOX_JOIN : EXG_CULL_CELL_PAIRS;
-			snprintf(v, sizeof(v), "gpu %s float", cull);
-			check_join(name, A, B, expect, nexpect, &opt, v);
-			opt.filter = EXG_FILTER_DOUBLE;
-			snprintf(v, sizeof(v), "gpu %s double", cull);
-			check_join(name, A, B, expect, nexpect, &opt, v);
-			opt.filter = EXG_FILTER_FLOAT;
-			for (g = 0; g < 3; g++)
-			{
-				opt.grid_cells = grids[g];
-				snprintf(v, sizeof(v), "gpu %s %u cells", cull, grids[g]);
-				check_join(name, A, B, expect, nexpect, &opt, v);
-			}
-			opt.grid_cells = 0;
-		}
+		check_device(name, A, B, expect, nexpect, &opt);
 	}
 	else if (require_gpu)
 	{
