@@ -127,8 +127,7 @@ exg_gpu_box_stage(const exg_gpu_side &a, const exg_gpu_side &b, bool flat,
 	st->grid_entries += bst.grid_entries;
 	st->cell_pairs += bst.cell_pairs;
 	st->candidates += chunks.pairs;
-	st->waves += bst.waves;
-	st->splits += bst.splits;
+	st->waves += bst.waves;	/* chunks; their re-runs after an overflow are not input splits */
 	st->phase_ns[EXG_PHASE_GRID] += bst.phase_ns[EXG_PHASE_GRID];
 
 	uint64_t	box_ns = exg_now_ns() - t0 - (t.test_ns + t.refine_ns - tested0);
