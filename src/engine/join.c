@@ -116,32 +116,6 @@ exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_se
 	return exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
 }
 
-static int
-pair_cmp(const void *x, const void *y)
-{
-	const exg_pair *p = x,
-			   *q = y;
-
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	return (p->b > q->b) - (p->b < q->b);
-}
-
-size_t
-exg_pairs_sort_unique(exg_pair *pairs, size_t n)
-{
-	size_t		i,
-				m = 0;
-
-	if (n == 0)
-		return 0;
-	qsort(pairs, n, sizeof(exg_pair), pair_cmp);
-	for (i = 0; i < n; i++)
-		if (m == 0 || pairs[i].a != pairs[m - 1].a || pairs[i].b != pairs[m - 1].b)
-			pairs[m++] = pairs[i];
-	return m;
-}
-
 /*
  * Decide each pair exactly on the worker pool: result[t] = 1 when they meet.
  * The one CPU loop behind the GPU join's GMP stage and exg_test_pairs.

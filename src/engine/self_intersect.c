@@ -61,17 +61,6 @@ improper_contact(const double *const *A, int ka, int sa, const double *const *B,
 	}
 }
 
-static int
-pair_cmp(const void *x, const void *y)
-{
-	const exg_pair *p = x,
-			   *q = y;
-
-	if (p->a != q->a)
-		return p->a < q->a ? -1 : 1;
-	return (p->b > q->b) - (p->b < q->b);
-}
-
 exg_status
 exg_self_intersections(const exg_prim_set *T, const uint32_t *face, const exg_join_options *opt,
 					   exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
@@ -144,15 +133,7 @@ exg_self_intersections(const exg_prim_set *T, const uint32_t *face, const exg_jo
 		st = exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
 		goto done;
 	}
-	qsort(out, m, sizeof(exg_pair), pair_cmp);
-	{
-		size_t		k = 0;
-
-		for (size_t j = 0; j < m; j++)
-			if (k == 0 || out[j].a != out[k - 1].a || out[j].b != out[k - 1].b)
-				out[k++] = out[j];
-		m = k;
-	}
+	m = exg_pairs_sort_unique(out, m);
 	*pairs_out = out;
 	*npairs_out = m;
 	out = NULL;

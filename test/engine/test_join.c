@@ -167,6 +167,68 @@ check_device(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 	opt->cull = EXG_CULL_AUTO;
 }
 
+static int
+cmp_pair(const void *x, const void *y)
+{
+	const exg_pair *p = x,
+			   *q = y;
+
+	return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
+}
+
+/*
+ * exg_pairs_sort_unique (radix sort from 2048 pairs) against qsort + unique,
+ * on ids of every width, with repeats, sorted, reversed and constant runs.
+ */
+static void
+check_pair_sort(void)
+{
+	static const size_t sizes[] = {0, 1, 7, 2047, 2048, 2049, 100000};
+	static const uint32_t masks[] = {0xffu, 0xffffffu, 0xffffffffu};
+	uint64_t	r = 0x2545f4914f6cdd1dull;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (int mi = 0; mi < 3; mi++)
+			for (int order = 0; order < 4; order++)
+			{
+				size_t		n = sizes[si],
+							m = 0;
+				exg_pair   *p = malloc(sizeof(exg_pair) * (n + 1)),
+						   *q = malloc(sizeof(exg_pair) * (n + 1));
+
+				for (size_t i = 0; i < n; i++)
+				{
+					r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+					p[i].a = order == 3 ? 5 : (uint32_t) (r >> 32) & masks[mi];
+					p[i].b = (uint32_t) r & masks[mi];
+				}
+				if (order == 1 || order == 2)
+				{
+					qsort(p, n, sizeof(exg_pair), cmp_pair);
+					for (size_t i = 0; order == 2 && i < n / 2; i++)
+					{
+						exg_pair	t = p[i];
+
+						p[i] = p[n - 1 - i];
+						p[n - 1 - i] = t;
+					}
+				}
+				memcpy(q, p, sizeof(exg_pair) * n);
+				qsort(q, n, sizeof(exg_pair), cmp_pair);
+				for (size_t i = 0; i < n; i++)
+					if (m == 0 || cmp_pair(&q[i], &q[m - 1]) != 0)
+						q[m++] = q[i];
+				if (exg_pairs_sort_unique(p, n) != m || (m && memcmp(p, q, sizeof(exg_pair) * m)))
+				{
+					fprintf(stderr, "FAIL pair sort: %zu pairs, ids under %#x, order %d\n", n,
+							masks[mi], order);
+					failures++;
+				}
+				free(p);
+				free(q);
+			}
+}
+
 static void
 run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 {
@@ -202,6 +264,7 @@ main(int argc, char **argv)
 				b;
 
 	require_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+	check_pair_sort();
 
 	join_data_random(&a, 3, 3000, utm, 200, 8, 1);
 	join_data_random(&b, 3, 3000, utm, 200, 8, 2);
