@@ -177,13 +177,14 @@ cmp_pair(const void *x, const void *y)
 }
 
 /*
- * exg_pairs_sort_unique (radix sort from 2048 pairs) against qsort + unique,
+ * exg_pairs_sort_unique (radix sort from 2048 pairs, in parallel slices from
+ * 2^17) against qsort + unique,
  * on ids of every width, with repeats, sorted, reversed and constant runs.
  */
 static void
 check_pair_sort(void)
 {
-	static const size_t sizes[] = {0, 1, 7, 2047, 2048, 2049, 100000};
+	static const size_t sizes[] = {0, 1, 7, 2047, 2048, 2049, 100000, 300001};
 	static const uint32_t masks[] = {0xffu, 0xffffffu, 0xffffffffu};
 	uint64_t	r = 0x2545f4914f6cdd1dull;
 
