@@ -8,18 +8,28 @@
 #   make bench            standalone benchmark programs
 
 EXTENSION   = exactgpu
-EXTVERSION  = 0.1.0
+EXTVERSION  = 0.2.0
 MODULE_big  = exactgpu
 
-ENGINE_SRCS = $(sort $(wildcard src/engine/*.c))
-PG_SRCS     = $(sort $(wildcard src/pg/*.c))
-CUDA_SRCS   = $(sort $(wildcard cuda/*.cu))
+# The engine: one folder per feature family (exact, geometry, join, boxjoin,
+# solid, batch, runtime), each with its CPU .c beside its GPU .cu twin.
+# gpu_absent.c is the GPU back-end of a build without CUDA.
+ENGINE_DIRS    = $(sort $(dir $(wildcard src/engine/*/*)))
+ENGINE_HEADERS = $(wildcard src/engine/*/*.h src/engine/*/*.cuh)
+GPU_ABSENT     = src/engine/runtime/gpu_absent.c
+ENGINE_SRCS    = $(filter-out $(GPU_ABSENT),$(sort $(wildcard src/engine/*/*.c)))
+ENGINE_INC     = $(patsubst %/,-I%,$(ENGINE_DIRS))
+PG_SRCS        = $(sort $(wildcard src/pg/*.c))
+CUDA_SRCS      = $(sort $(wildcard src/engine/*/*.cu))
 
-DATA        = sql/$(EXTENSION)--$(EXTVERSION).sql
-# pg_regress suite, in order (install first); test files are sql/<name>.sql.
+# sql/exactgpu.sql is the source; the versioned install script is built from
+# it. 0.1.0's script is kept as shipped, with one upgrade script per step.
+DATA_built  = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA        = sql/$(EXTENSION)--0.1.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
+# pg_regress suite: test/regress/sql/<name>.sql against test/regress/expected.
 REGRESS     = install orientation intersects3d intersects2d errors postgis_wrong solid solid_join validity boxjoin \
-              index_support cache stats join
-REGRESS_OPTS = --inputdir=.
+              index_support cache stats join upgrade
+REGRESS_OPTS = --inputdir=test/regress
 EXTRA_CLEAN = test/engine/bin bench/bin demo/bin $(CUDA_SRCS:.cu=.o)
 
 PG_CONFIG  ?= pg_config
@@ -27,7 +37,7 @@ PG_CONFIG  ?= pg_config
 # Exactness: the interval filters need IEEE semantics and honoured rounding
 # modes. Never -ffast-math, -fassociative-math or -ffp-contract=fast here.
 EXACT_CFLAGS = -frounding-math -ffp-contract=off -fno-fast-math -fopenmp
-PG_CPPFLAGS  = -Isrc/engine -Isrc/pg
+PG_CPPFLAGS  = $(ENGINE_INC) -Isrc/pg
 PG_CFLAGS    = $(EXACT_CFLAGS)
 SHLIB_LINK   = -lgmp -fopenmp -lpthread
 
@@ -40,7 +50,7 @@ CUDA_ARCH  ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=
 # directed rounding of the interval code); rounding intrinsics are used anyway.
 NVCC_FLAGS ?= -O3 -std=c++17 --fmad=false -ftz=false -prec-div=true -prec-sqrt=true \
               -Xcompiler -fPIC,-frounding-math,-ffp-contract=off \
-              $(CUDA_ARCH) -Isrc/engine -Icuda
+              $(CUDA_ARCH) $(ENGINE_INC)
 
 ifeq ($(WITH_CUDA),0)
 HAVE_CUDA =
@@ -53,7 +63,7 @@ OBJS        = $(ENGINE_SRCS:.c=.o) $(PG_SRCS:.c=.o) $(CUDA_SRCS:.cu=.o)
 PG_CPPFLAGS += -DEXG_WITH_CUDA
 SHLIB_LINK  += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 else
-OBJS        = $(ENGINE_SRCS:.c=.o) $(PG_SRCS:.c=.o) src/nocuda/gpu_absent.o
+OBJS        = $(ENGINE_SRCS:.c=.o) $(PG_SRCS:.c=.o) $(GPU_ABSENT:.c=.o)
 endif
 
 # No LLVM bitcode: the JIT would inline our predicates compiled by clang
@@ -63,13 +73,15 @@ override with_llvm = no
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-cuda/%.o: cuda/%.cu $(wildcard cuda/*.cuh) $(wildcard src/engine/*.h)
-	@mkdir -p $(dir $@)
+sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
+	cp $< $@
+
+src/engine/%.o: src/engine/%.cu $(ENGINE_HEADERS)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 # Headers are shared widely and small: any change rebuilds the C objects
 # (PGXS tracks no header dependencies unless PostgreSQL was configured to).
-$(filter %.o,$(OBJS)): $(wildcard src/engine/*.h src/pg/*.h)
+$(filter %.o,$(OBJS)): $(ENGINE_HEADERS) $(wildcard src/pg/*.h)
 
 # PGXS compiles C with its own CFLAGS (which keep -fexcess-precision=standard
 # and add no fast-math); ours are appended above.

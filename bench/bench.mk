@@ -2,26 +2,26 @@
 #   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA)
 
 BENCH_BIN    := bench/bin
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) -Isrc/engine -Ibench -Idemo
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Idemo
 ifdef HAVE_CUDA
 BENCH_GPU_OBJS := $(CUDA_SRCS:.cu=.o)
 BENCH_GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 BENCH_CFLAGS   += -DEXG_WITH_CUDA
 else
-BENCH_GPU_OBJS := src/nocuda/gpu_absent.c
+BENCH_GPU_OBJS := $(GPU_ABSENT)
 endif
 
-$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(wildcard src/engine/*.h bench/*.h demo/*.h)
+$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h demo/*.h)
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c demo/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_solids: bench/bench_solids.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(wildcard src/engine/*.h demo/*.h)
+$(BENCH_BIN)/bench_solids: bench/bench_solids.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard demo/*.h)
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c demo/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(wildcard src/engine/*.h)
+$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS)
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread

@@ -1,5 +1,5 @@
 /*
- * box_join.cu — the GPU box join end to end: upload (through pinned
+ * box_join_gpu.cu — the GPU box join end to end: upload (through pinned
  * staging when the input is pageable), summary and validation, grid and
  * work items, then the pair kernel in chunks of work items whose output
  * fits a device buffer, with two of them: while the GPU computes chunk

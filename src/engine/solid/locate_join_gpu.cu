@@ -1,5 +1,5 @@
 /*
- * locate_gpu.cu — batch point-in-solid on the GPU: the bodies' triangles in
+ * locate_join_gpu.cu — batch point-in-solid on the GPU: the bodies' triangles in
  * a 2D grid of columns (count, scan, fill, then each column sorted so one
  * body's triangles come together), one thread per point walking its column
  * with the upward-ray logic of locate_logic.h in float intervals, then in

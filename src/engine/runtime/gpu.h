@@ -1,8 +1,8 @@
 /*
  * gpu.h — what the engine asks of the GPU back-end.
  *
- * Implemented by cuda/ when the extension is built with CUDA, and by
- * src/nocuda/gpu_absent.c otherwise. Availability is decided at run time:
+ * Implemented by the .cu files of each family when the extension is built with CUDA, and by
+ * src/engine/runtime/gpu_absent.c otherwise. Availability is decided at run time:
  * a CUDA build on a machine without a GPU or driver reports no device.
  */
 #ifndef EXG_GPU_H

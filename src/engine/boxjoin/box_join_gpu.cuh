@@ -5,7 +5,7 @@
  *   box_join_grid.cu   summary and validation of the input, grid per side,
  *                      work items ("block scheduling", Lo et al. §III.B)
  *   box_join_pairs.cu  the tiled intersection kernel and its compact output
- *   box_join.cu        upload, chunks, double-buffered download to the sink,
+ *   box_join_gpu.cu    upload, chunks, double-buffered download to the sink,
  *                      memory budget and out-of-memory fallback
  *
  * A work item is (cell, up to 32 boxes of the side with more boxes in the

@@ -1,5 +1,5 @@
 /*
- * device_query.cu — GPU availability, decided at run time.
+ * gpu_device.cu — GPU availability, decided at run time.
  *
  * Linked with the static CUDA runtime, so the extension loads on machines
  * without CUDA libraries; the runtime opens the driver on the first call,

@@ -1,7 +1,7 @@
 /*
- * join_box_stage.cu — the box join as the first stage of the exact GPU
+ * join_gpu_boxes.cu — the box join as the first stage of the exact GPU
  * join: every primitive's exact box (the min and max of its vertices'
- * doubles: no rounding), the box join of box_join.cu on them with its
+ * doubles: no rounding), the box join of box_join_gpu.cu on them with its
  * pairs left on the device, and each chunk of pairs turned into candidate
  * keys in place and tested in waves while the box join computes the next.
  *
