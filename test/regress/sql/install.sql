@@ -1,5 +1,5 @@
--- The extension installs into a fresh database with its PostGIS dependency.
-CREATE EXTENSION exactgpu CASCADE;
+-- The extension is installed (pg_regress loads it, with its PostGIS dependency).
+CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE;
 SELECT extname, extversion FROM pg_extension WHERE extname IN ('postgis', 'exactgpu') ORDER BY 1;
 -- Predicates are IMMUTABLE STRICT PARALLEL SAFE; counters, reports and the
 -- joins that read tables through SQL are not.
