@@ -268,7 +268,8 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		(jointype == JOIN_INNER ? pairs * qcost.per_tuple : 0) +
 		joinrel->rows * cpu_tuple_cost;
 	cpath->path.pathkeys = NIL;
-	cpath->flags = 0;
+	/* the scan tuple is projected to the join's target list (ps_ProjInfo) */
+	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = list_make2(outer_path, inner_path);
 	cpath->custom_private = list_make3(clause, others,
 									   list_make4_int(axes, swapped, device, jointype));

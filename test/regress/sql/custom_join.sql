@@ -2,7 +2,11 @@
 -- batch join (Custom Scan ExactJoin). Every form must return exactly the
 -- rows of the same query run row by row (exactgpu.enable_batch_join = off)
 -- and the pairs of the batch SRF.
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;
+-- ST_MakeSolid is postgis_sfcgal's: loaded if absent, and then dropped at the end
+SELECT NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'postgis_sfcgal') AS cj_own_sfcgal \gset
+\if :cj_own_sfcgal
+CREATE EXTENSION postgis_sfcgal;
+\endif
 SET exactgpu.device = 'cpu';
 -- Holes with text keys and columns of several types; closed tetrahedra as
 -- bodies (one flagged solid); holes end on faces, pass through vertices and
@@ -224,3 +228,6 @@ RESET statement_timeout;
 
 RESET exactgpu.device;
 DROP TABLE cj_holes, cj_bodies, cj_parcels, cj_wells, cj_srid, cj_crowd;
+\if :cj_own_sfcgal
+DROP EXTENSION postgis_sfcgal;
+\endif
