@@ -52,6 +52,7 @@ time_form() {
 SET exactgpu.device = '$device';
 $4;
 CREATE TEMP TABLE srf_pairs AS $5;
+CREATE TEMP TABLE form_rows AS $2;
 CREATE FUNCTION pg_temp.time_ms(q text, run int, OUT ms float8, OUT n bigint) LANGUAGE plpgsql AS \$\$
 DECLARE t0 timestamptz := clock_timestamp();
 BEGIN
@@ -60,8 +61,8 @@ BEGIN
 END \$\$;
 CREATE TEMP TABLE runs AS SELECT r, t.* FROM generate_series(1, $3) r, LATERAL pg_temp.time_ms(\$q\$$2\$q\$, r) t;
 SELECT '| $1', round(min(ms)::numeric, 1), round((percentile_cont(0.5) WITHIN GROUP (ORDER BY ms))::numeric, 1), max(n),
-	CASE WHEN (SELECT count(*) FROM (($2) EXCEPT SELECT * FROM srf_pairs) a) = 0
-		AND (SELECT count(*) FROM (SELECT * FROM srf_pairs EXCEPT ($2)) b) = 0 THEN 'yes' ELSE 'NO' END || ' |'
+	CASE WHEN (SELECT count(*) FROM (TABLE form_rows EXCEPT ALL TABLE srf_pairs) a) = 0
+		AND (SELECT count(*) FROM (TABLE srf_pairs EXCEPT ALL TABLE form_rows) b) = 0 THEN 'yes' ELSE 'NO' END || ' |'
 	FROM runs;
 SQL
 }
