@@ -38,3 +38,9 @@ $(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(ENGINE_H
 
 .PHONY: gpu-tests
 gpu-tests: $(addprefix $(GPU_TEST_BIN)/,$(GPU_TESTS))
+
+# No include cycles and no call cycles between the engine's files
+# (test/layout/check_cycles.py; ARCHITECTURE.md says why).
+.PHONY: check-cycles
+check-cycles: $(filter src/engine/%,$(OBJS))
+	python3 test/layout/check_cycles.py
