@@ -139,6 +139,24 @@ SELECT count(*) AS cte, count(DISTINCT hole) AS holes FROM j;
 SELECT count(*) AS subquery FROM (SELECT b.name FROM cj_bodies b JOIN cj_holes h ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.depth > 3) s;
 SELECT count(*) AS row_by_row FROM cj_rbr WHERE depth > 3;
 
+-- An argument that is an expression, a side that is a subquery with a
+-- computed geometry, and a side that is a materialized CTE.
+EXPLAIN (COSTS OFF)
+WITH bodies AS MATERIALIZED (SELECT name, grade, geom FROM cj_bodies WHERE grade < 9)
+SELECT h.name, b.name FROM (SELECT name, ST_Translate(geom, 0, 0, 0) AS g FROM cj_holes WHERE depth < 12) h
+JOIN bodies b ON ST_ExactIntersects3D(ST_Force3D(h.g), b.geom);
+SELECT count(*) AS expression_differs FROM (
+	(WITH bodies AS MATERIALIZED (SELECT name, grade, geom FROM cj_bodies WHERE grade < 9)
+	 SELECT h.name, b.name FROM (SELECT name, ST_Translate(geom, 0, 0, 0) AS g FROM cj_holes WHERE depth < 12) h
+	 JOIN bodies b ON ST_ExactIntersects3D(ST_Force3D(h.g), b.geom)
+	 EXCEPT ALL SELECT hole, body FROM cj_rbr WHERE grade < 9 AND depth < 12)
+	UNION ALL
+	(SELECT hole, body FROM cj_rbr WHERE grade < 9 AND depth < 12 EXCEPT ALL
+	 (WITH bodies AS MATERIALIZED (SELECT name, grade, geom FROM cj_bodies WHERE grade < 9)
+	  SELECT h.name, b.name FROM (SELECT name, ST_Translate(geom, 0, 0, 0) AS g FROM cj_holes WHERE depth < 12) h
+	  JOIN bodies b ON ST_ExactIntersects3D(ST_Force3D(h.g), b.geom)))) d;
+SELECT count(*) AS row_by_row FROM cj_rbr WHERE grade < 9 AND depth < 12;
+
 -- Rescans: in a correlated subquery (a parameter changes: both sides read
 -- again) and on a nested loop's inner side (no parameter: the rows again).
 EXPLAIN (COSTS OFF)
