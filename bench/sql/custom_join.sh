@@ -8,7 +8,9 @@
 #          DEVICE (exactgpu.device, default auto), INDEXES: both (default:
 #          GiST &&& on both tables, as minegen loads them) or bodies (on
 #          ore_bodies only: the row-by-row plan then probes the bodies
-#          once per hole)
+#          once per hole), BATCH_SETTINGS: SQL run before the batch forms
+#          (not row by row), e.g. 'SET enable_nestloop = off' to take the
+#          ExactJoin where the planner would keep a nested loop
 set -eu
 minegen=$1
 out=$2
@@ -35,7 +37,7 @@ srf_names="SELECT h.name AS hole, b.name AS body FROM ($srf) j JOIN drill_holes 
 join_names="SELECT h.name AS hole, b.name AS body FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)"
 
 {
-echo "### $holes holes x $bodies bodies, $tris triangles, GiST on $indexes (exactgpu.device = $device, $(nproc) cores)"
+echo "### $holes holes x $bodies bodies, $tris triangles, GiST on $indexes (exactgpu.device = $device, $(nproc) cores${BATCH_SETTINGS:+; batch forms after: $BATCH_SETTINGS})"
 echo
 $psql -At <<SQL
 SELECT format('%s segments, %s triangles', (SELECT sum(ST_NPoints(geom) - 1) FROM drill_holes), (SELECT sum(ST_NumGeometries(geom)) FROM ore_bodies));
@@ -67,7 +69,7 @@ SELECT '| $1', round(min(ms)::numeric, 1), round((percentile_cont(0.5) WITHIN GR
 SQL
 }
 
-none="SET exactgpu.progress = off"
+none="SET exactgpu.progress = off; ${BATCH_SETTINGS:-}"
 time_form "batch SRF (ids)" "$srf" "$reps" "$none" "$srf"
 time_form "plain JOIN (ids)" "$join" "$reps" "$none" "$srf"
 time_form "batch SRF joined back to the tables (names)" "$srf_names" "$reps" "$none" "$srf_names"
@@ -78,7 +80,7 @@ fi
 echo >> "$out"
 echo "The plain JOIN's plan, and the row-by-row plan (costs are the planner's estimates):" >> "$out"
 echo >> "$out"
-$psql -c "SET exactgpu.device = '$device'" -c "EXPLAIN ANALYZE $join_names" | grep -v '^SET' | sed 's/^/    /' >> "$out"
+$psql -c "SET exactgpu.device = '$device'; ${BATCH_SETTINGS:-}" -c "EXPLAIN ANALYZE $join_names" | grep -v '^SET' | sed 's/^/    /' >> "$out"
 if [ "${ROW_BY_ROW:-1}" != 0 ]; then
 	$psql -c "SET exactgpu.enable_batch_join = off" -c "EXPLAIN $join_names" | grep -v '^SET' | sed 's/^/    /' >> "$out"
 fi
