@@ -110,8 +110,8 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	const ExactgpuJoinReport *r = &exactgpu_last_join;
 	const exg_join_stats *s = &r->stats;
 	TupleDesc	tupdesc;
-	Datum		v[24];
-	bool		n[24] = {0};
+	Datum		v[26];
+	bool		n[26] = {0};
 	int			i = 0;
 	char		grid[64];
 
@@ -150,5 +150,7 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	v[i++] = Int32GetDatum((int32) s->waves);
 	v[i++] = Int32GetDatum((int32) s->splits);
 	v[i++] = Int64GetDatum((int64) s->contained);
+	v[i++] = CStringGetTextDatum(r->read_parallel ? "parallel" : "serial");
+	v[i++] = Int32GetDatum((int32) r->read_workers);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, n)));
 }

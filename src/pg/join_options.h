@@ -40,6 +40,8 @@ typedef struct ExactgpuJoinReport
 	double		join_ms;		/* the engine join */
 	double		total_ms;
 	char		semantics[32];	/* "3D", "2D" or "3D point in solid" */
+	int			read_workers;	/* parallel worker processes that flattened rows */
+	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

@@ -79,20 +79,18 @@ join_state_new(int naxes, const char *context)
 	return js;
 }
 
-/* Parse and flatten both sides' rows, on all cores. */
+/*
+ * Parse and flatten both sides' rows: in-line rows on the thread pool,
+ * out-of-line ones by parallel workers when it pays (join_read_parallel.c).
+ */
 static void
-join_state_build(ExactJoinState *js, const char *context)
+join_state_build(ExactJoinState *js, ExactgpuReadReport *rrep)
 {
-	exg_error	err = {0};
+	ExactgpuRows *rows[2] = {&js->rows[0], &js->rows[1]};
+	exg_batch  *batch[2] = {&js->batch[0], &js->batch[1]};
 
+	exactgpu_rows_flatten(rows, batch, 2, rrep);
 	exactgpu_rows_check_srids(&js->rows[0], &js->rows[1]);
-	for (int k = 0; k < 2; k++)
-	{
-		exg_row_bytes bytes = exactgpu_rows_bytes(&js->rows[k]);
-
-		if (exg_batch_add_rows(&js->batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
-			exactgpu_report(&err, context);
-	}
 }
 
 /* ---- the join itself ---- */
@@ -114,9 +112,12 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 				i;
 	int64	   *pairs;
 	uint64		t_join;
+	ExactgpuReadReport rrep;
 
-	join_state_build(js, context);
+	join_state_build(js, &rrep);
 	memset(rep, 0, sizeof(*rep));
+	rep->read_workers = rrep.workers;
+	rep->read_parallel = rrep.parallel;
 	rep->left_rows = js->rows[0].n;
 	rep->right_rows = js->rows[1].n;
 	rep->left_prims = js->batch[0].nprims;
@@ -130,7 +131,11 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 				(errmsg("%s: read %llu x %llu rows (%llu x %llu primitives) in %.1f ms", context,
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
-						rep->read_ms)));
+						rep->read_ms),
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, in-line rows parsed %.1f ms, out-of-line rows %.1f ms (%d of %d parallel workers), gathered %.1f ms",
+						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms - rrep.gather_ms,
+						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
+						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms)));
 
 	exactgpu_join_options(&opt);
 	if ((mode == JOIN_LOCATE ? exg_batch_locate(&js->batch[0], &js->batch[1], &opt, &rows, &nrows,
@@ -193,6 +198,9 @@ join_sql(FunctionCallInfo fcinfo, int naxes, JoinMode mode, const char *context)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", context)));
+	/* big geometries stay TOAST pointers until parallel workers take them */
+	exactgpu_rows_defer_toast(&js->rows[0]);
+	exactgpu_rows_defer_toast(&js->rows[1]);
 	exactgpu_read_query_rows(left_sql, "left", &js->rows[0]);
 	exactgpu_read_query_rows(right_sql, "right", &js->rows[1]);
 	SPI_finish();
