@@ -17,6 +17,8 @@ extern int	exactgpu_worker_threads;
  * exactgpu.worker_threads for an engine call, with the worker pool started
  * that large and its threads deaf to the backend's signals.
  */
+extern int	exactgpu_gpu_min_primitives;
+
 int			exactgpu_threads(void);
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
