@@ -1,7 +1,7 @@
 -- The batch join's read path against PostgreSQL's own floor, on the mine
 -- loaded in drill_holes / ore_bodies (demo/minegen), as run by
 -- bench/run-device-read.sh (and by hand on the build machine).
---   psql -v label=large -v devices='gpu cpu' -f bench/sql/read.sql
+--   psql -v label=large -v devices='gpu cpu' [-v detail=1] -f bench/sql/read.sql
 -- Each measurement runs twice in this backend; the second is kept (the
 -- first pays for cold caches and, on the GPU, for the CUDA context).
 -- Appends to the table read_results (created if missing).
@@ -71,10 +71,14 @@ SELECT position('gpu' IN :'devices') > 0 AS with_gpu \gset
 SELECT pg_temp.join_run(:'label', 'GPU, parallel read', ARRAY['exactgpu.device=gpu']);
 SELECT pg_temp.join_run(:'label', 'GPU, serial read', ARRAY['exactgpu.device=gpu', 'max_parallel_workers_per_gather=0']);
 \endif
+SELECT position('cpu' IN :'devices') > 0 AS with_cpu \gset
+\if :with_cpu
 SELECT pg_temp.join_run(:'label', 'CPU, parallel read', ARRAY['exactgpu.device=cpu']);
 SELECT pg_temp.join_run(:'label', 'CPU, serial read', ARRAY['exactgpu.device=cpu', 'max_parallel_workers_per_gather=0']);
+\endif
 
--- where the read goes, from the join's own NOTICE (last join above: CPU, serial)
+-- where the read goes, from the join's own NOTICE (the parallel, then the serial read)
+\if :{?detail}
 SET client_min_messages = notice;
 SET exactgpu.progress = on;
 SET exactgpu.device = 'cpu';
@@ -85,6 +89,7 @@ RESET max_parallel_workers_per_gather;
 RESET exactgpu.device;
 RESET exactgpu.progress;
 SET client_min_messages = warning;
+\endif
 
 SELECT r.run, r.device, r.read_path, r.read_workers AS workers, round(r.read_ms) AS read_ms,
 	round((r.read_ms / f.wall_ms)::numeric, 2) AS read_vs_floor, round(r.upload_ms::numeric, 1) AS upload_ms,

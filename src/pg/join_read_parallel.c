@@ -24,6 +24,8 @@
  */
 #include "exactgpu.h"
 
+#include <sys/statvfs.h>
+
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "miscadmin.h"
@@ -33,6 +35,7 @@
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
+#include "storage/dsm_impl.h"
 #include "storage/spin.h"
 #include "utils/dsa.h"
 #include "utils/memutils.h"
@@ -211,6 +214,25 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 	dsa_detach(area);
 }
 
+/*
+ * Is there room for the flattened rows in dynamic shared memory? With POSIX
+ * shared memory (the default) that is /dev/shm, often small in containers:
+ * a full /dev/shm would fail the join, so read serially instead. A
+ * flattened triangle (3 vertices, 3 indices: 84 bytes) is smaller than its
+ * serialized form (4 points, 96 bytes), a flattened segment (60 bytes)
+ * larger than a linestring's vertex (24): 1.5x covers mines and meshes, and
+ * a shortfall is an error, not a wrong answer.
+ */
+static bool
+shm_has_room(uint64 bytes)
+{
+	struct statvfs fs;
+
+	if (dynamic_shared_memory_type != DSM_IMPL_POSIX || statvfs("/dev/shm", &fs) != 0)
+		return true;
+	return (uint64) fs.f_bavail * fs.f_frsize >= bytes + bytes / 2;
+}
+
 /* How many workers to ask for: 0 to read serially. */
 static int
 read_workers_wanted(uint64 ntasks, uint64 bytes)
@@ -218,7 +240,7 @@ read_workers_wanted(uint64 ntasks, uint64 bytes)
 	uint64		n;
 
 	if (ntasks == 0 || max_parallel_workers_per_gather <= 0 || IsInParallelMode() ||
-		!IsUnderPostmaster)
+		!IsUnderPostmaster || !shm_has_room(bytes))
 		return 0;
 	if (force_parallel_mode != FORCE_PARALLEL_OFF)
 		return (int) Min((uint64) max_parallel_workers_per_gather, ntasks);
