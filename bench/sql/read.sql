@@ -99,3 +99,5 @@ FROM read_results r,
 	(SELECT wall_ms FROM read_results WHERE label = :'label' AND run LIKE 'floor%' ORDER BY at DESC LIMIT 1) f
 WHERE r.label = :'label' AND r.at > now() - interval '1 hour'
 ORDER BY r.at;
+SELECT count(DISTINCT pairs) = 1 AS every_run_same_pair_count
+FROM read_results WHERE label = :'label' AND pairs IS NOT NULL;
