@@ -135,24 +135,26 @@ CREATE TABLE IF NOT EXISTS few_bodies AS SELECT i * 10 + j AS id, ST_GeomFromTex
 q "-q" <<SQL >/dev/null
 $small_setup
 SQL
-first_join() {	# $1: label; fresh backend each time
+first_join() {	# $1: label, $2: PGOPTIONS; a fresh backend each time
 	for i in 1 2 3; do
-		q "-At" <<'SQL' 2>&1 | tr '\n' ' '
+		su pg -c ". /opt/pgbundle/env; PGOPTIONS='$2' psql -X -At -h /tmp -d postgres" <<'SQL' 2>&1 | tr '\n' ' '
 \timing on
 SELECT count(*) || ' pairs' FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+\timing off
+SELECT 'on ' || device FROM exactgpu_last_join_stats();
 SQL
 		echo " ($1)"
 	done
 }
 stop_pg; start_pg "CUDA_MODULE_LOADING=LAZY"
 echo "exactgpu.device = gpu, 400 holes x 100 tetrahedra, fresh backend, CUDA_MODULE_LOADING=LAZY:" | tee -a "$report"
-PGOPTIONS="-c exactgpu.device=gpu" first_join lazy | tee -a "$report"
+first_join lazy "-c exactgpu.device=gpu" | tee -a "$report"
 stop_pg; start_pg "CUDA_MODULE_LOADING=EAGER"
 echo "the same, CUDA_MODULE_LOADING=EAGER:" | tee -a "$report"
-PGOPTIONS="-c exactgpu.device=gpu" first_join eager | tee -a "$report"
+first_join eager "-c exactgpu.device=gpu" | tee -a "$report"
 stop_pg; start_pg ""
 echo "exactgpu.device = auto (default gpu_min_primitives: the CPU), fresh backend:" | tee -a "$report"
-first_join auto | tee -a "$report"
+first_join auto "" | tee -a "$report"
 q "" <<'SQL' 2>&1 | tee -a "$report"
 \pset footer off
 SELECT count(*) AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
