@@ -93,7 +93,8 @@ typedef struct ExactgpuReadReport
  * leader takes part) when there is enough of them and PostgreSQL grants
  * workers, else detoasted here. Batch row i is then the row of ids[i]: rows
  * kept as pointers come after the others, in query order. SRIDs are
- * checked across each side.
+ * checked across each side. Afterwards only ids and n are meaningful (the
+ * serialized bytes may not cover the rows flattened by workers).
  */
 void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 								  ExactgpuReadReport *rep);
