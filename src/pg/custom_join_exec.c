@@ -28,7 +28,11 @@
 #include "custom_join.h"
 #include "join_options.h"
 #include "join_rows.h"
+#include "parallel.h"
 #include "stats.h"
+
+/* Primitives per CPU thread, as the SRFs size their joins (sql_join.c). */
+#define PRIMS_PER_THREAD 16384
 
 /* One input of the engine join: the rows of one child. */
 typedef struct ExactJoinSide
@@ -247,7 +251,14 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 		{
 			struct varlena *v = (struct varlena *) DatumGetPointer(g);
 
-			/* out of line or compressed: detoasted in the per-row context */
+			/* out of line on disk: left to the parallel reader (exactgpu_rows_flatten) */
+			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE)
+			{
+				exactgpu_rows_add_toast(rows, (int64) s->ntuples, v);
+				s->ntuples++;
+				continue;
+			}
+			/* compressed or otherwise external: detoasted in the per-row context */
 			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 			{
 				old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
@@ -272,7 +283,8 @@ run_join(ExactJoinState *ejs)
 	exg_join_options opt;
 	exg_error	err = {0};
 	uint64		t0 = exg_now_ns(),
-				t1;
+				t1,
+				nprims;
 	MemoryContext old;
 
 	ejs->run_cxt = AllocSetContextCreate(ejs->css.ss.ps.state->es_query_cxt, "ExactJoin run",
@@ -284,6 +296,7 @@ run_join(ExactJoinState *ejs)
 	for (int k = 0; k < 2; k++)
 	{
 		exactgpu_rows_init(&rows[k], ejs->context);
+		exactgpu_rows_defer_toast(&rows[k]);
 		exg_batch_init(&ejs->batch[k], ejs->naxes,
 					   (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 	}
@@ -291,26 +304,18 @@ run_join(ExactJoinState *ejs)
 	/* the outer child first, as a nested loop would start */
 	read_side(ejs, ejs->outer, &rows[ejs->outer]);
 	read_side(ejs, 1 - ejs->outer, &rows[1 - ejs->outer]);
+	{
+		/* in-line rows parsed on the thread pool, out-of-line ones by
+		 * parallel workers when it pays; batch row i is the row of ids[i] */
+		ExactgpuRows *sides[2] = {&rows[0], &rows[1]};
+		exg_batch  *batches[2] = {&ejs->batch[0], &ejs->batch[1]};
+		ExactgpuReadReport rrep;
+
+		exactgpu_rows_flatten(sides, batches, 2, &rrep);
+	}
 	exactgpu_rows_check_srids(&rows[0], &rows[1]);
 	for (int k = 0; k < 2; k++)
 	{
-		exg_row_bytes bytes = exactgpu_rows_bytes(&rows[k]);
-
-		if (exg_batch_add_rows(&ejs->batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
-		{
-			if (err.row > 0)
-			{
-				size_t		len = strlen(err.message);
-
-				snprintf(err.message + len, sizeof(err.message) - len,
-						 " (row %llu of the %s input)", (unsigned long long) err.row,
-						 k == ejs->outer ? "outer" : "inner");
-			}
-			exactgpu_report(&err, ejs->context);
-		}
-		/* the bytes are parsed: only the row -> tuple map stays */
-		if (rows[k].data)
-			pfree(rows[k].data);
 		ejs->side[k].row_tuple = rows[k].ids;
 		ejs->side[k].rows = rows[k].n;
 		ejs->side[k].prims = ejs->batch[k].nprims;
@@ -318,9 +323,15 @@ run_join(ExactJoinState *ejs)
 	t1 = exg_now_ns();
 
 	exactgpu_join_options(&opt);
-	/* exactgpu.device = auto: as planned (the CPU for small joins) */
-	if (opt.device == EXG_DEVICE_AUTO && ejs->device == EXG_DEVICE_CPU)
+	/* exactgpu.device = auto: as planned (the CPU for small joins), and as
+	 * the SRFs do, the CPU below exactgpu.gpu_min_primitives */
+	nprims = ejs->side[0].prims + ejs->side[1].prims;
+	if (opt.device == EXG_DEVICE_AUTO &&
+		(ejs->device == EXG_DEVICE_CPU || nprims < (uint64) exactgpu_gpu_min_primitives))
 		opt.device = EXG_DEVICE_CPU;
+	/* worker_threads = 0: a thread per PRIMS_PER_THREAD primitives (sql_join.c) */
+	if (exactgpu_worker_threads == 0)
+		opt.worker_threads = (int) Min(Max(nprims / PRIMS_PER_THREAD, 1), (uint64) exg_max_threads());
 	memset(rep, 0, sizeof(*rep));
 	if (rows[0].n > 0 && rows[1].n > 0 &&
 		exg_batch_join(&ejs->batch[0], &ejs->batch[1], &opt, &ejs->pairs, &ejs->npairs,
