@@ -157,6 +157,28 @@ SELECT count(*) AS expression_differs FROM (
 	  JOIN bodies b ON ST_ExactIntersects3D(ST_Force3D(h.g), b.geom)))) d;
 SELECT count(*) AS row_by_row FROM cj_rbr WHERE grade < 9 AND depth < 12;
 
+-- Geometries stored out of line (TOAST): read as pointers, detoasted by the
+-- parallel reader; the same rows as row by row.
+CREATE TABLE cj_long (name text, geom geometry);
+ALTER TABLE cj_long ALTER COLUMN geom SET STORAGE EXTERNAL;
+INSERT INTO cj_long SELECT format('L%s', k), ST_MakeLine(ARRAY(
+	SELECT ST_MakePoint(k * 7 + i * 0.01, k * 3 + i * 0.02, 5 - i * 0.003) FROM generate_series(0, 2999) i))
+	FROM generate_series(0, 11) k;
+ANALYZE cj_long;
+SELECT count(*) AS toasted FROM cj_long WHERE pg_column_size(geom) > 60000;
+SET exactgpu.enable_batch_join = off;
+CREATE TEMP TABLE cj_rbr_long AS SELECT l.name AS line, b.name AS body FROM cj_long l JOIN cj_bodies b ON ST_ExactIntersects3D(l.geom, b.geom);
+RESET exactgpu.enable_batch_join;
+SELECT count(*) AS long_pairs FROM cj_rbr_long;
+SET enable_nestloop = off;  -- 12 rows: the planner would keep the nested loop
+SELECT count(*) AS long_differs FROM (
+	(SELECT l.name, b.name FROM cj_long l JOIN cj_bodies b ON ST_ExactIntersects3D(l.geom, b.geom) EXCEPT ALL TABLE cj_rbr_long)
+	UNION ALL
+	(TABLE cj_rbr_long EXCEPT ALL SELECT l.name, b.name FROM cj_long l JOIN cj_bodies b ON ST_ExactIntersects3D(l.geom, b.geom))) d;
+EXPLAIN (COSTS OFF) SELECT l.name, b.name FROM cj_long l JOIN cj_bodies b ON ST_ExactIntersects3D(l.geom, b.geom);
+RESET enable_nestloop;
+DROP TABLE cj_long;
+
 -- Rescans: in a correlated subquery (a parameter changes: both sides read
 -- again) and on a nested loop's inner side (no parameter: the rows again).
 EXPLAIN (COSTS OFF)
