@@ -4,6 +4,7 @@
  * interval -> GMP cascade. The same grid and reference-cell rule as the GPU.
  */
 #include "join_internal.h"
+#include "join_cpu_pair.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,16 @@
 
 exg_status
 exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims, double **boxes,
-			 exg_error *err)
+					  exg_plane_static **planes, exg_error *err)
 {
 	long		i;
+	size_t		n = S->nprims ? S->nprims : 1;
 
-	*prims = malloc(sizeof(exg_prim) * (S->nprims ? S->nprims : 1));
-	*boxes = malloc(sizeof(double) * 6 * (S->nprims ? S->nprims : 1));
-	if (*prims == NULL || *boxes == NULL)
+	*prims = malloc(sizeof(exg_prim) * n);
+	*boxes = malloc(sizeof(double) * 6 * n);
+	if (planes)
+		*planes = malloc(sizeof(exg_plane_static) * n);
+	if (*prims == NULL || *boxes == NULL || (planes && *planes == NULL))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory classifying primitives");
 #pragma omp parallel num_threads(threads)
 	{
@@ -30,7 +34,14 @@ exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims, doub
 
 #pragma omp for schedule(static)
 		for (i = 0; i < (long) S->nprims; i++)
-			exg_join_classify(S, (uint32_t) i, &(*prims)[i], &(*boxes)[6 * i]);
+		{
+			exg_prim   *pr = &(*prims)[i];
+
+			exg_join_classify(S, (uint32_t) i, pr, &(*boxes)[6 * i]);
+			if (planes && pr->kind == EXG_SIMPLEX_TRIANGLE)
+				exg_plane_static_init(&S->xyz[3 * (size_t) pr->v[0]], &S->xyz[3 * (size_t) pr->v[1]],
+									  &S->xyz[3 * (size_t) pr->v[2]], &(*planes)[i]);
+		}
 		exg_round_restore(saved);
 	}
 	return EXG_OK;
@@ -168,6 +179,130 @@ grid_fill(const exg_grid *g, const double *boxes, uint32_t n, int threads,
 	return EXG_OK;
 }
 
+/* Spread the low 10 bits of x to every third bit (Morton order). */
+static inline uint32_t
+spread3(uint32_t x)
+{
+	x &= 1023u;
+	x = (x | (x << 16)) & 0x030000FFu;
+	x = (x | (x << 8)) & 0x0300F00Fu;
+	x = (x | (x << 4)) & 0x030C30C3u;
+	x = (x | (x << 2)) & 0x09249249u;
+	return x;
+}
+
+/*
+ * The order the left primitives are visited in: by the Morton code of the
+ * cell of their box's low corner (coarsened to 10 bits an axis). A
+ * candidate test's cost is mostly cache misses on the right primitive's
+ * box, plane and vertices (perf, on the mesh pair and the soup); visited in
+ * space order, consecutive left primitives meet the same right ones, still
+ * in cache. NULL when out of memory (then index order).
+ */
+static uint32_t *
+visit_order(const exg_grid *g, const double *boxes, uint32_t n)
+{
+	exg_pair   *key = malloc(sizeof(exg_pair) * (n ? n : 1));
+	uint32_t   *order = malloc(sizeof(uint32_t) * (n ? n : 1));
+	int			shift[3];
+
+	if (key == NULL || order == NULL)
+	{
+		free(key);
+		free(order);
+		return NULL;
+	}
+	for (int k = 0; k < 3; k++)
+		for (shift[k] = 0; (g->dims[k] - 1) >> shift[k] >= 1024; shift[k]++)
+			;
+	for (uint32_t i = 0; i < n; i++)
+	{
+		const double *b = &boxes[6 * (size_t) i];
+
+		key[i].a = spread3((uint32_t) exg_grid_axis(g, 0, b[0]) >> shift[0]) |
+			spread3((uint32_t) exg_grid_axis(g, 1, b[1]) >> shift[1]) << 1 |
+			spread3((uint32_t) exg_grid_axis(g, 2, b[2]) >> shift[2]) << 2;
+		key[i].b = i;
+	}
+	exg_pairs_sort_unique(key, n);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = key[i].b;
+	free(key);
+	return order;
+}
+
+/*
+ * The right side copied in visit order (order[j'] = j): each primitive's
+ * vertices (arity * 3 doubles, so sharing is lost: equal coordinates still
+ * compare equal), classification, box and plane, so that a cell's right
+ * primitives, listed in id order, lie side by side in memory. The classes
+ * stay valid: the same vertices, renumbered. False when out of memory.
+ */
+typedef struct packed_side
+{
+	exg_prim_set s;
+	double	   *xyz;
+	uint32_t   *vidx;
+} packed_side;
+
+static bool
+pack_side(const exg_prim_set *S, const uint32_t *order, int threads, exg_prim *prims,
+		  double *boxes, exg_plane_static *planes, packed_side *out)
+{
+	uint32_t	n = S->nprims,
+				ar = (uint32_t) S->arity;
+	exg_prim   *p2 = malloc(sizeof(exg_prim) * n);
+	double	   *b2 = malloc(sizeof(double) * 6 * (size_t) n);
+	exg_plane_static *q2 = planes ? malloc(sizeof(exg_plane_static) * n) : NULL;
+	long		j;
+
+	out->xyz = malloc(sizeof(double) * 3 * ar * (size_t) n);
+	out->vidx = malloc(sizeof(uint32_t) * ar * (size_t) n);
+	if (p2 == NULL || b2 == NULL || (planes && q2 == NULL) || out->xyz == NULL || out->vidx == NULL)
+	{
+		free(p2);
+		free(b2);
+		free(q2);
+		free(out->xyz);
+		free(out->vidx);
+		return false;
+	}
+#pragma omp parallel for num_threads(threads) schedule(static)
+	for (j = 0; j < (long) n; j++)
+	{
+		uint32_t	o = order[j];
+		const uint32_t *vi = &S->vidx[(size_t) ar * o];
+
+		for (uint32_t t = 0; t < ar; t++)
+		{
+			out->vidx[(size_t) ar * j + t] = ar * (uint32_t) j + t;
+			memcpy(&out->xyz[3 * ((size_t) ar * j + t)], &S->xyz[3 * (size_t) vi[t]],
+				   3 * sizeof(double));
+		}
+		p2[j] = prims[o];
+		for (int t = 0; t < 3; t++)
+		{
+			uint32_t	slot = 0;
+
+			while (slot + 1 < ar && vi[slot] != prims[o].v[t])
+				slot++;
+			p2[j].v[t] = ar * (uint32_t) j + slot;
+		}
+		memcpy(&b2[6 * (size_t) j], &boxes[6 * (size_t) o], 6 * sizeof(double));
+		if (planes)
+			q2[j] = planes[o];
+	}
+	memcpy(prims, p2, sizeof(exg_prim) * n);
+	memcpy(boxes, b2, sizeof(double) * 6 * (size_t) n);
+	if (planes)
+		memcpy(planes, q2, sizeof(exg_plane_static) * n);
+	free(p2);
+	free(b2);
+	free(q2);
+	out->s = (exg_prim_set) {out->xyz, ar * n, out->vidx, n, S->arity};
+	return true;
+}
+
 exg_status
 exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
 			 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
@@ -180,8 +315,14 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 			   *pb = NULL;
 	double	   *ba = NULL,
 			   *bb = NULL;
+	exg_plane_static *qa = NULL,
+			   *qb = NULL;
 	uint64_t   *start = NULL;
-	uint32_t   *items = NULL;
+	uint32_t   *items = NULL,
+			   *order = NULL,
+			   *order_b = NULL;
+	packed_side packed = {0},
+				packed_a = {0};
 	exg_pair_buffer *bufs = NULL;
 	exg_grid	g;
 	double		box[6],
@@ -196,8 +337,8 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	size_t		total,
 				k;
 
-	if ((st = exg_join_classify_all(A, threads, &pa, &ba, err)) != EXG_OK ||
-		(st = exg_join_classify_all(B, threads, &pb, &bb, err)) != EXG_OK)
+	if ((st = exg_join_classify_all(A, threads, &pa, &ba, boxes_only ? NULL : &qa, err)) != EXG_OK ||
+		(st = exg_join_classify_all(B, threads, &pb, &bb, boxes_only ? NULL : &qb, err)) != EXG_OK)
 		goto done;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t;
 	if (A->nprims == 0 || B->nprims == 0)
@@ -206,9 +347,27 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	t = exg_now_ns();
 	joint_box(ba, A->nprims, bb, B->nprims, box, mean);
 	exg_grid_choose(&g, box, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+	/* the right side in space order, or as given when memory is short */
+	if ((order_b = visit_order(&g, bb, B->nprims)) != NULL &&
+		pack_side(B, order_b, threads, pb, bb, qb, &packed))
+		B = &packed.s;
+	else
+	{
+		free(order_b);
+		order_b = NULL;
+	}
 	if ((st = grid_fill(&g, bb, B->nprims, threads, &start, &items, err)) != EXG_OK)
 		goto done;
 	memcpy(stats->grid_dims, g.dims, sizeof(g.dims));
+	/* the left side in the same order, visited as stored */
+	if ((order = visit_order(&g, ba, A->nprims)) != NULL &&
+		pack_side(A, order, threads, pa, ba, qa, &packed_a))
+		A = &packed_a.s;
+	else
+	{
+		free(order);
+		order = NULL;
+	}
 	stats->phase_ns[EXG_PHASE_GRID] = exg_now_ns() - t;
 
 	t = exg_now_ns();
@@ -225,7 +384,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 		uint64_t	since_poll = 0;
 		long		i;
 
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, 64)
 		for (i = 0; i < (long) A->nprims; i++)
 		{
 			const double *abox = &ba[6 * i];
@@ -264,8 +423,9 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 							if (by_reference && exg_grid_reference_cell(&g, abox, bbox) != cell)
 								continue;
 							candidates++;
-							if ((boxes_only || exg_join_pair_meets(A, &pa[i], B, &pb[j])) &&
-								!exg_pair_push(mine, (uint32_t) i, j))
+							if ((boxes_only || exg_join_cpu_pair_meets(A, &pa[i], &qa[i], B, &pb[j], &qb[j])) &&
+								!exg_pair_push(mine, order ? order[i] : (uint32_t) i,
+												  order_b ? order_b[j] : j))
 								exg_flag_set(&nomem);
 						}
 					}
@@ -315,7 +475,15 @@ done:
 	free(pb);
 	free(ba);
 	free(bb);
+	free(qa);
+	free(qb);
 	free(start);
 	free(items);
+	free(order);
+	free(order_b);
+	free(packed.xyz);
+	free(packed.vidx);
+	free(packed_a.xyz);
+	free(packed_a.vidx);
 	return st;
 }

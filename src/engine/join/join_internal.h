@@ -52,11 +52,15 @@ void		exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out,
 
 /*
  * exg_join_classify for every primitive of S on the worker pool: *prims and
- * *boxes (6 doubles each: low corner, high corner) are malloc'ed, and the
- * caller frees them also on failure.
+ * *boxes (6 doubles each: low corner, high corner) are malloc'ed, and so is
+ * *planes when planes is not NULL (each triangle's plane for the static
+ * filter, join_cpu_pair.h; unset for other kinds); the caller frees them
+ * also on failure.
  */
+struct exg_plane_static;
 exg_status	exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims,
-								  double **boxes, exg_error *err);
+								  double **boxes, struct exg_plane_static **planes,
+								  exg_error *err);
 
 /* Exact closed-set test of two classified primitives. Assumes upward rounding. */
 bool		exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa,
