@@ -69,6 +69,9 @@ bool		exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa,
 /* Sort pairs by (a, b) and drop repeats; returns the new count. */
 size_t		exg_pairs_sort_unique(exg_pair *pairs, size_t n);
 
+/* The same on `threads` worker threads (0: all), as a join's worker_threads. */
+size_t		exg_pairs_sort_unique_threads(exg_pair *pairs, size_t n, int threads);
+
 /*
  * Decide undecided candidate pairs exactly on the CPU worker pool (OpenMP
  * threads; they never call back into the caller). Intersecting ones are
