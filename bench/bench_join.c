@@ -328,8 +328,6 @@ run_peer_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 		exg_join_options_default(&o);
 		o.device = EXG_DEVICE_CPU;
 		o.worker_threads = threads;
-		if (getenv("EXG_BENCH_GRID_CELLS"))
-			o.grid_cells = (uint32_t) atof(getenv("EXG_BENCH_GRID_CELLS"));
 		for (int r = 0; r < peer_repeat; r++)
 		{
 			double		c0 = process_cpu_seconds();

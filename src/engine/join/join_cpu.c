@@ -326,6 +326,42 @@ worth_packing(uint32_t n, uint32_t n_other)
 	return (uint64_t) n_other * 16 >= n;
 }
 
+/* exg_boxes_meet without short-circuit branches: six compares, one branch. */
+static inline int
+boxes_meet_flat(const double *a, const double *b)
+{
+	return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) &
+		(a[2] <= b[5]) & (b[2] <= a[5]);
+}
+
+/*
+ * The cell of each box's low corner, per axis. exg_grid_axis is monotone,
+ * so a pair's reference cell (the cell of the max of the low corners,
+ * exg_grid_reference_cell) is the per-axis max of the two low corners'
+ * cells: integer compares in the candidate loop instead of three float to
+ * cell conversions. Computed in the mode the cells are entered in.
+ */
+static uint16_t *
+low_cells(const exg_grid *g, const double *boxes, uint32_t n, int threads)
+{
+	uint16_t   *c = malloc(sizeof(uint16_t) * 4 * (size_t) (n ? n : 1));
+	long		i;
+
+	if (c == NULL)
+		return NULL;
+#pragma omp parallel num_threads(threads)
+	{
+		exg_round_state saved = exg_round_up_enter();
+
+#pragma omp for schedule(static)
+		for (i = 0; i < (long) n; i++)
+			for (int k = 0; k < 3; k++)
+				c[4 * i + k] = (uint16_t) exg_grid_axis(g, k, boxes[6 * i + k]);
+		exg_round_restore(saved);
+	}
+	return c;
+}
+
 /*
  * Where one left primitive's hits are: a run in one thread's buffer. With
  * the reference-cell rule every pair is found once, by the thread that
@@ -414,6 +450,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 				packed_a = {0};
 	hit_run    *runs = NULL;
 	uint64_t   *run_off = NULL;
+	uint16_t   *bcell = NULL;
 	exg_pair_buffer *bufs = NULL;
 	exg_grid	g;
 	double		box[6],
@@ -454,6 +491,11 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	}
 	if ((st = grid_fill(&g, bb, B->nprims, threads, &start, &items, err)) != EXG_OK)
 		goto done;
+	if (by_reference && (bcell = low_cells(&g, bb, B->nprims, threads)) == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory building the grid");
+		goto done;
+	}
 	memcpy(stats->grid_dims, g.dims, sizeof(g.dims));
 	/* the left side in the same order, visited as stored */
 	if (worth_packing(A->nprims, B->nprims) &&
@@ -522,10 +564,17 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 								break;
 							}
 
-							if (!exg_boxes_meet(abox, bbox))
+							if (!boxes_meet_flat(abox, bbox))
 								continue;
-							if (by_reference && exg_grid_reference_cell(&g, abox, bbox) != cell)
-								continue;
+							if (by_reference)
+							{
+								const uint16_t *bc = &bcell[4 * (size_t) j];
+
+								if ((bc[0] > r.lo[0] ? bc[0] : r.lo[0]) != x ||
+									(bc[1] > r.lo[1] ? bc[1] : r.lo[1]) != y ||
+									(bc[2] > r.lo[2] ? bc[2] : r.lo[2]) != z)
+									continue;
+							}
 							candidates++;
 							if ((boxes_only || exg_join_cpu_pair_meets(A, &pa[i], &qa[i], B, &pb[j], &qb[j])) &&
 								!exg_pair_push(mine, order ? order[i] : (uint32_t) i,
@@ -602,5 +651,6 @@ done:
 	free(packed_a.vidx);
 	free(runs);
 	free(run_off);
+	free(bcell);
 	return st;
 }
