@@ -31,7 +31,7 @@
  *      |nk~ - nk| <= 2 (2u + u^2) m m; each term wk nk then has error
  *      <= 2 M (3u + 3u^2 + u^3) and magnitude <= 2 M (1+u)^3; the two sums
  *      add u (4M) (1+u)^3 and u (6M) (1+u)^4: 28 u M + 54 u^2 M + O(u^3).
- *  (3) Underflow of the 9 + 3 products adds at most
+ *  (3) Underflow of the 6 + 3 products adds at most
  *      2 eta (1+u)^2 (mx + my + mz) + 3 eta; with every m_k >= 2^-300 this
  *      is below 2^-172 M.
  * So |D~ - D| <= 46 u M + 110 u^2 M + 2^-172 M < 1.02141e-14 M, and the
@@ -55,7 +55,10 @@
  *
  * The precomputed-plane form (exg_plane_static) evaluates the same
  * expression in the same order, keeping n and max(|u~_k|, |v~_k|) per
- * triangle: the same bound applies.
+ * triangle: the same bound applies, also when the normal was computed
+ * under another rounding mode than the dot product (the model above is per
+ * operation, whatever its mode). The compiler must not contract or
+ * reassociate (-ffp-contract=off, no -ffast-math: Makefile).
  */
 #ifndef EXG_ORIENT_STATIC_H
 #define EXG_ORIENT_STATIC_H
