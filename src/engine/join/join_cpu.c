@@ -321,7 +321,7 @@ pack_side(const exg_prim_set *S, const uint32_t *order, int threads, exg_prim **
  * 7846 segments against 10^6 triangles spent a third of its time packing).
  */
 static inline bool
-worth_packing(uint32_t n, uint32_t n_other)
+often_revisited(uint32_t n, uint32_t n_other)
 {
 	return (uint64_t) n_other * 16 >= n;
 }
@@ -436,6 +436,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	int			threads = exg_threads(opt->worker_threads);
 	bool		by_reference = opt->dedupe == EXG_DEDUPE_REFERENCE_CELL;
 	bool		boxes_only = opt->boxes_only;
+	bool		planes;
 	exg_prim   *pa = NULL,
 			   *pb = NULL;
 	double	   *ba = NULL,
@@ -465,8 +466,15 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	size_t		total,
 				k;
 
-	if ((st = exg_join_classify_all(A, threads, &pa, &ba, boxes_only ? NULL : &qa, err)) != EXG_OK ||
-		(st = exg_join_classify_all(B, threads, &pb, &bb, boxes_only ? NULL : &qb, err)) != EXG_OK)
+	/*
+	 * Planes serve triangle-triangle tests only, and pay for themselves
+	 * when a triangle is tested several times: not for segments or
+	 * points, not when one side is much smaller than the other.
+	 */
+	planes = !boxes_only && A->arity == 3 && B->arity == 3 &&
+		often_revisited(A->nprims, B->nprims) && often_revisited(B->nprims, A->nprims);
+	if ((st = exg_join_classify_all(A, threads, &pa, &ba, planes ? &qa : NULL, err)) != EXG_OK ||
+		(st = exg_join_classify_all(B, threads, &pb, &bb, planes ? &qb : NULL, err)) != EXG_OK)
 		goto done;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t;
 	if (A->nprims == 0 || B->nprims == 0)
@@ -480,7 +488,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	 * when the left side is too small for locality to pay for the copy (a
 	 * few drill holes against a million triangles: each is met once or never).
 	 */
-	if (worth_packing(B->nprims, A->nprims) &&
+	if (often_revisited(B->nprims, A->nprims) &&
 		(order_b = visit_order(&g, bb, B->nprims, threads)) != NULL &&
 		pack_side(B, order_b, threads, &pb, &bb, qb ? &qb : NULL, &packed))
 		B = &packed.s;
@@ -498,7 +506,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	}
 	memcpy(stats->grid_dims, g.dims, sizeof(g.dims));
 	/* the left side in the same order, visited as stored */
-	if (worth_packing(A->nprims, B->nprims) &&
+	if (often_revisited(A->nprims, B->nprims) &&
 		(order = visit_order(&g, ba, A->nprims, threads)) != NULL &&
 		pack_side(A, order, threads, &pa, &ba, qa ? &qa : NULL, &packed_a))
 		A = &packed_a.s;
@@ -576,7 +584,9 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 									continue;
 							}
 							candidates++;
-							if ((boxes_only || exg_join_cpu_pair_meets(A, &pa[i], &qa[i], B, &pb[j], &qb[j])) &&
+							if ((boxes_only ||
+								 (planes ? exg_join_cpu_pair_meets(A, &pa[i], &qa[i], B, &pb[j], &qb[j])
+								  : exg_join_pair_meets(A, &pa[i], B, &pb[j]))) &&
 								!exg_pair_push(mine, order ? order[i] : (uint32_t) i,
 												  order_b ? order_b[j] : j))
 								exg_flag_set(&nomem);
