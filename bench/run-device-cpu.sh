@@ -21,7 +21,7 @@ mkdir -p "$out" "$bin"
 # The engine and the benchmark, with the extension's exactness flags.
 cflags="-std=gnu11 -O2 -g -frounding-math -ffp-contract=off -fno-fast-math -fopenmp"
 inc=$(for d in src/engine/*/; do printf -- '-I%s ' "${d%/}"; done)
-gcc $cflags $inc -Ibench -Idemo -o "$bin/bench_join" bench/bench_join.c bench/mesh_io.c demo/mine.c \
+gcc $cflags $inc -Ibench -Itest/fixtures -o "$bin/bench_join" bench/bench_join.c bench/mesh_io.c test/fixtures/mine.c \
 	src/engine/*/*.c -lgmp -lm -lpthread &
 gcc $cflags $inc -Itest/engine -Itest/reference -o "$bin/test_static_filter" \
 	test/engine/test_static_filter.c test/engine/adversarial.c test/reference/ref_exact.c \
