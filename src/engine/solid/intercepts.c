@@ -302,32 +302,45 @@ locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, ex
 
 /* ---- contacts along one segment ---- */
 
+/*
+ * A contact is "simple" when the segment crosses one triangle's open
+ * interior transversally there and nothing else of the surface passes
+ * through the point: the point is on a face, and the ray parity flips
+ * across it, so neither needs rational arithmetic.
+ */
+typedef struct contact
+{
+	mpq_t		t;
+	int			simple;
+} contact;
+
 typedef struct contacts
 {
-	mpq_t	   *t;
+	contact    *c;
 	size_t		n;
 	size_t		cap;
 } contacts;
 
 static void
-contacts_add(contacts *c, const mpq_t t)
+contacts_add(contacts *c, const mpq_t t, int simple)
 {
 	if (c->n == c->cap)
 	{
 		size_t		k;
 
 		c->cap = c->cap ? 2 * c->cap : 16;
-		c->t = realloc(c->t, sizeof(mpq_t) * c->cap);
+		c->c = realloc(c->c, sizeof(contact) * c->cap);
 		for (k = c->n; k < c->cap; k++)
-			mpq_init(c->t[k]);
+			mpq_init(c->c[k].t);
 	}
-	mpq_set(c->t[c->n++], t);
+	mpq_set(c->c[c->n].t, t);
+	c->c[c->n++].simple = simple;
 }
 
 static int
-cmp_q(const void *x, const void *y)
+cmp_contact(const void *x, const void *y)
 {
-	return mpq_cmp(*(const mpq_t *) x, *(const mpq_t *) y);
+	return mpq_cmp(((const contact *) x)->t, ((const contact *) y)->t);
 }
 
 typedef struct segment_ctx
@@ -374,9 +387,19 @@ visit_segment(void *ctx, uint32_t tri)
 	if (mpq_sgn(t[12]) != 0 || mpq_sgn(t[13]) != 0)
 	{
 		/* one crossing point: t = O(p) / (O(p) - O(q)) */
+		int			simple = mpq_sgn(t[12]) * mpq_sgn(t[13]) < 0;
+
+		if (simple)
+		{
+			/* through the open triangle: the line's sides of its three edges agree */
+			int			e0 = exg_orient3d(sc->p, sc->q, a, b);
+
+			simple = e0 != 0 && exg_orient3d(sc->p, sc->q, b, c) == e0 &&
+				exg_orient3d(sc->p, sc->q, c, a) == e0;
+		}
 		mpq_sub(t[14], t[12], t[13]);
 		mpq_div(t[15], t[12], t[14]);
-		contacts_add(sc->out, t[15]);
+		contacts_add(sc->out, t[15], simple);
 		return 0;
 	}
 	else
@@ -413,8 +436,8 @@ visit_segment(void *ctx, uint32_t tri)
 			else if (mpq_cmp(bound, hi) < 0)
 				mpq_set(hi, bound);
 		}
-		contacts_add(sc->out, lo);
-		contacts_add(sc->out, hi);
+		contacts_add(sc->out, lo, 0);
+		contacts_add(sc->out, hi, 0);
 		mpq_clears(lo, hi, f0, f1, bound, NULL);
 	}
 	return 0;
@@ -567,6 +590,7 @@ typedef struct walk
 	mpq_t		t;
 	double		depth;
 	exg_location loc;
+	bool		face;			/* a simple contact: on a face */
 	bool		pushed;			/* already the piece's last vertex */
 	bool		nomem;
 } walk;
@@ -606,7 +630,7 @@ walk_close(walk *wk, mpq_t tmp)
 	wk->cur.to = wk->depth;
 	point_at(wk, wk->seg, wk->t, &wk->w->d, wk->cur.exit, tmp);
 	wk->cur.exit_contact = wk->loc == EXG_LOC_INSIDE ? EXG_CONTACT_END
-		: classify_contact(wk->v, wk->w, &wk->w->d);
+		: wk->face ? EXG_CONTACT_FACE : classify_contact(wk->v, wk->w, &wk->w->d);
 	if (!wk->pushed && !push_vertex(wk->out, wk->cur.exit, wk->depth))
 		wk->nomem = true;
 	wk->cur.kind = wk->any_inside ? EXG_INTERCEPT_THROUGH
@@ -618,7 +642,8 @@ walk_close(walk *wk, mpq_t tmp)
 
 /* A point of the hole: a contact (on the surface) or a vertex. */
 static void
-walk_point(walk *wk, size_t seg, const mpq_t t, double depth, exg_location loc, mpq_t tmp)
+walk_point(walk *wk, size_t seg, const mpq_t t, double depth, exg_location loc, bool face,
+		   mpq_t tmp)
 {
 	bool		vertex = mpq_sgn(t) == 0 || mpq_cmp_ui(t, 1, 1) == 0;
 
@@ -631,6 +656,7 @@ walk_point(walk *wk, size_t seg, const mpq_t t, double depth, exg_location loc, 
 	mpq_set(wk->t, t);
 	wk->depth = depth;
 	wk->loc = loc;
+	wk->face = face;
 	wk->pushed = false;
 	if (!wk->open)
 	{
@@ -641,7 +667,7 @@ walk_point(walk *wk, size_t seg, const mpq_t t, double depth, exg_location loc, 
 		wk->cur.from = depth;
 		point_at(wk, seg, t, &wk->w->d, wk->cur.entry, tmp);
 		wk->cur.entry_contact = loc == EXG_LOC_INSIDE ? EXG_CONTACT_START
-			: classify_contact(wk->v, wk->w, &wk->w->d);
+			: face ? EXG_CONTACT_FACE : classify_contact(wk->v, wk->w, &wk->w->d);
 		wk->cur.first_vertex = wk->out->nv;
 		if (!push_vertex(wk->out, wk->cur.entry, depth))
 			wk->nomem = true;
@@ -681,7 +707,8 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 	walk		wk;
 	double		depth = 0;
 	exg_location loc_p = EXG_LOC_OUTSIDE,
-				loc_q;
+				loc_q,
+				prev;
 	size_t		i,
 				k;
 	mpq_t		mid,
@@ -709,7 +736,7 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 	if (st == EXG_OK)
 	{
 		mpq_set_ui(tmp, 0, 1);
-		walk_point(&wk, 0, tmp, 0, loc_p, mid);
+		walk_point(&wk, 0, tmp, 0, loc_p, false, mid);
 	}
 	for (i = 0; i + 1 < n && st == EXG_OK && !wk.nomem; i++)
 	{
@@ -736,9 +763,9 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 		/* contacts in (0, 1), plus both ends */
 		con.n = 0;
 		mpq_set_ui(tmp, 0, 1);
-		contacts_add(&con, tmp);
+		contacts_add(&con, tmp, 0);
 		mpq_set_ui(tmp, 1, 1);
-		contacts_add(&con, tmp);
+		contacts_add(&con, tmp, 0);
 		sc.prims = &v->prims;
 		sc.p = p;
 		sc.q = q;
@@ -752,30 +779,42 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 			exg_view_query(v, sbox, visit_segment, &sc);
 		qpt_clear(&sc.pq);
 		qpt_clear(&sc.qq);
-		qsort(con.t, con.n, sizeof(mpq_t), cmp_q);
+		qsort(con.c, con.n, sizeof(contact), cmp_contact);
 		for (m = 0, k = 0; k < con.n; k++)
-			if (m == 0 || !mpq_equal(con.t[k], con.t[m - 1]))
-				mpq_swap(con.t[m++], con.t[k]);
+		{
+			/* two triangles at one point: an edge, a vertex, or an overlap */
+			if (m > 0 && mpq_equal(con.c[k].t, con.c[m - 1].t))
+			{
+				con.c[m - 1].simple = 0;
+				continue;
+			}
+			mpq_swap(con.c[m].t, con.c[k].t);
+			con.c[m].simple = con.c[k].simple;
+			m++;
+		}
 		con.n = m;
 
 		/* each open piece, then the point after it (t = 0 was visited before) */
-		for (k = 0; k + 1 < con.n && st == EXG_OK; k++)
+		for (k = 0, prev = EXG_LOC_BOUNDARY; k + 1 < con.n && st == EXG_OK; k++)
 		{
 			exg_location loc;
 			bool		last = k + 2 == con.n;
 
 			/*
 			 * An open piece meets no contact, so an end of it that is a hole
-			 * vertex off the surface is where the piece is; else its rational
-			 * midpoint is located.
+			 * vertex off the surface is where the piece is; past a simple
+			 * contact it is where the piece before it is not; else its
+			 * rational midpoint is located.
 			 */
 			if (k == 0 && loc_p != EXG_LOC_BOUNDARY)
 				loc = loc_p;
 			else if (last && loc_q != EXG_LOC_BOUNDARY)
 				loc = loc_q;
+			else if (con.c[k].simple && prev != EXG_LOC_BOUNDARY)
+				loc = prev == EXG_LOC_INSIDE ? EXG_LOC_OUTSIDE : EXG_LOC_INSIDE;
 			else
 			{
-				mpq_add(mid, con.t[k], con.t[k + 1]);
+				mpq_add(mid, con.c[k].t, con.c[k + 1].t);
 				mpq_div_2exp(mid, mid, 1);
 				for (int c = 0; c < 3; c++)
 				{
@@ -790,10 +829,11 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 				if (st != EXG_OK)
 					break;
 			}
+			prev = loc;
 			walk_piece(&wk, loc, tmp);
-			walk_point(&wk, i, con.t[k + 1],
-					   last ? depth + len : depth + nearest_double(con.t[k + 1], tmp) * len,
-					   last ? loc_q : EXG_LOC_BOUNDARY, mid);
+			walk_point(&wk, i, con.c[k + 1].t,
+					   last ? depth + len : depth + nearest_double(con.c[k + 1].t, tmp) * len,
+					   last ? loc_q : EXG_LOC_BOUNDARY, !last && con.c[k + 1].simple, mid);
 		}
 		depth += len;
 		loc_p = loc_q;
@@ -803,8 +843,8 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 	if (st == EXG_OK && wk.nomem)
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercepts");
 	for (k = 0; k < con.cap; k++)
-		mpq_clear(con.t[k]);
-	free(con.t);
+		mpq_clear(con.c[k].t);
+	free(con.c);
 	mpq_clears(mid, tmp, wk.t, NULL);
 	qwork_clear(&w);
 	return st;

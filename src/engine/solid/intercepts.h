@@ -69,6 +69,8 @@ typedef struct exg_intercept_set
 	double	   *xyzm;
 	size_t		nv;
 	size_t		vcap;
+	uint64_t	prepare_ns;		/* batch form: bodies parsed, checked, indexed */
+	uint64_t	pairs_ns;		/* batch form: the pairs' intercepts */
 } exg_intercept_set;
 
 void		exg_intercept_set_free(exg_intercept_set *s);
@@ -104,6 +106,18 @@ exg_status	exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double *
  * EXG_ERR_ARGUMENT for any other type or for a gap between parts.
  */
 exg_status	exg_hole_polyline(const exg_shape *s, double **xyz, size_t *n, exg_error *err);
+
+/*
+ * The (hole row, body row) pairs that may have intercepts, packed and
+ * sorted as exg_batch_join returns them: the holes that meet a body's
+ * surface (the batch join with every body taken as a surface), and the
+ * holes whose first vertex is in a body's box (a hole that meets no surface
+ * is wholly inside or wholly outside; exg_intercepts_pairs finds which).
+ * Solid flags play no part; stats->contained counts the second kind.
+ */
+exg_status	exg_intercepts_candidates(const exg_batch *holes, const exg_batch *bodies,
+									  const exg_join_options *opt, uint64_t **rows_out,
+									  size_t *nrows_out, exg_join_stats *stats, exg_error *err);
 
 /*
  * The batch form: the intercepts of every (hole row, body row) pair of

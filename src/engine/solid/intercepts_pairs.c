@@ -11,13 +11,16 @@
  */
 #include "intercepts.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bvh.h"
 #include "cancel.h"
 #include "gserialized_read.h"
 #include "parallel.h"
 #include "solid.h"
+#include "stats.h"
 
 typedef struct pair_span
 {
@@ -40,6 +43,8 @@ prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 	st = exg_gserialized_read(bodies->data + bodies->off[r], bodies->off[r + 1] - bodies->off[r],
 							  &s, err);
 	exg_prepared_init(g, &s, policy);
+	if (st != EXG_OK)
+		return st;
 	if (st != EXG_OK)
 		return st;
 	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
@@ -75,6 +80,148 @@ one_pair(const exg_row_bytes *holes, size_t h, exg_prepared *g, size_t k, exg_sh
 	return st;
 }
 
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t	a = *(const uint64_t *) x,
+				b = *(const uint64_t *) y;
+
+	return (a > b) - (a < b);
+}
+
+/* Collect the bodies whose box holds a hole's first vertex. */
+typedef struct collar_ctx
+{
+	uint64_t	hole;
+	uint64_t   *rows;
+	size_t		n;
+	size_t		cap;
+	bool		nomem;
+} collar_ctx;
+
+static int
+visit_collar(void *ctx, uint32_t body)
+{
+	collar_ctx *cc = ctx;
+
+	if (cc->n == cc->cap)
+	{
+		size_t		cap = cc->cap ? 2 * cc->cap : 1024;
+		uint64_t   *grown = realloc(cc->rows, sizeof(uint64_t) * cap);
+
+		if (grown == NULL)
+		{
+			cc->nomem = true;
+			return 1;
+		}
+		cc->rows = grown;
+		cc->cap = cap;
+	}
+	cc->rows[cc->n++] = (cc->hole << 32) | body;
+	return 0;
+}
+
+exg_status
+exg_intercepts_candidates(const exg_batch *holes, const exg_batch *bodies,
+						  const exg_join_options *opt, uint64_t **rows_out, size_t *nrows_out,
+						  exg_join_stats *stats, exg_error *err)
+{
+	exg_batch	H = *holes,
+				B = *bodies;
+	collar_ctx	cc = {0};
+	exg_bvh		bvh = {0};
+	double	   *box = NULL;
+	uint8_t    *seen = NULL;
+	uint64_t   *met = NULL,
+			   *all;
+	size_t		nmet = 0,
+				i,
+				m;
+	exg_status	st;
+
+	*rows_out = NULL;
+	*nrows_out = 0;
+	/* surfaces, whatever their flags: the volumes come from the collars below */
+	H.nsolid = 0;
+	B.nsolid = 0;
+	if ((st = exg_batch_join(&H, &B, opt, &met, &nmet, stats, err)) != EXG_OK)
+		return st;
+
+	/*
+	 * A hole that meets no surface lies wholly inside a body or wholly
+	 * outside it; inside, its first vertex is in the body's box. Those pairs
+	 * are candidates too: the intercepts of a pair outside are none.
+	 */
+	box = malloc(sizeof(double) * 6 * (bodies->nrows + 1));
+	seen = calloc(holes->nrows + 1, 1);
+	if (box == NULL || seen == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercept candidates");
+		goto done;
+	}
+	for (i = 0; i < bodies->nrows; i++)
+	{
+		box[6 * i] = box[6 * i + 1] = box[6 * i + 2] = INFINITY;
+		box[6 * i + 3] = box[6 * i + 4] = box[6 * i + 5] = -INFINITY;
+	}
+	for (i = 0; i < 3 * bodies->nprims; i++)
+	{
+		double	   *b = &box[6 * (size_t) bodies->owner[i / 3]];
+		const double *v = &bodies->xyz[3 * (size_t) bodies->tri[i]];
+
+		for (int k = 0; k < 3; k++)
+		{
+			b[k] = v[k] < b[k] ? v[k] : b[k];
+			b[3 + k] = v[k] > b[3 + k] ? v[k] : b[3 + k];
+		}
+	}
+	if ((st = exg_bvh_build(&bvh, box, (uint32_t) bodies->nrows, err)) != EXG_OK)
+		goto done;
+	for (i = 0; i < holes->nprims && !cc.nomem; i++)
+	{
+		uint32_t	r = holes->owner[i];
+		const double *v = &holes->xyz[3 * (size_t) holes->tri[3 * i]];
+		double		pt[6] = {v[0], v[1], v[2], v[0], v[1], v[2]};
+
+		if (seen[r])
+			continue;
+		seen[r] = 1;
+		cc.hole = r;
+		exg_bvh_query(&bvh, pt, visit_collar, &cc);
+	}
+	if (cc.nomem)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercept candidates");
+		goto done;
+	}
+
+	all = realloc(met, sizeof(uint64_t) * (nmet + cc.n + 1));
+	if (all == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercept candidates");
+		goto done;
+	}
+	met = all;
+	if (cc.n)
+		memcpy(&met[nmet], cc.rows, sizeof(uint64_t) * cc.n);
+	qsort(met, nmet + cc.n, sizeof(uint64_t), cmp_u64);
+	for (i = 0, m = 0; i < nmet + cc.n; i++)
+		if (m == 0 || met[i] != met[m - 1])
+			met[m++] = met[i];
+	if (stats)
+		stats->contained = m - nmet;
+	*rows_out = met;
+	*nrows_out = m;
+	met = NULL;
+done:
+	free(met);
+	free(cc.rows);
+	free(box);
+	free(seen);
+	exg_bvh_free(&bvh);
+	return st;
+}
+
 exg_status
 exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 					 const uint64_t *pairs, size_t npairs, exg_nonplanar_policy policy,
@@ -91,6 +238,9 @@ exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 	exg_status	st = EXG_OK;
 	size_t		k,
 				r;
+	uint64_t	t0,
+				t1,
+				t2;
 
 	memset(out, 0, sizeof(*out));
 	if (npairs == 0)
@@ -108,6 +258,7 @@ exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 	}
 	for (k = 0; k < npairs; k++)
 		need[pairs[k] & 0xffffffffu] = 1;
+	t0 = exg_now_ns();
 
 	/* bodies first: afterwards the workers only read them */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
@@ -125,6 +276,7 @@ exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 		}
 	}
 
+	t1 = exg_now_ns();
 	if (!stop)
 #pragma omp parallel num_threads(nt)
 	{
@@ -178,6 +330,7 @@ exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 	}
 
 	/* merge in pair order, the vertices renumbered into one array */
+	t2 = exg_now_ns();
 	{
 		size_t		ni = 0,
 					nv = 0;
@@ -208,6 +361,8 @@ exg_intercepts_pairs(const exg_row_bytes *holes, const exg_row_bytes *bodies,
 				out->nv += iv.nvertices;
 				out->iv[out->n++] = iv;
 			}
+		out->prepare_ns = t1 - t0;
+		out->pairs_ns = t2 - t1;
 	}
 
 done:
