@@ -336,7 +336,8 @@ CREATE AGGREGATE ST_ExactComposite(assay_from float8, assay_to float8, grade flo
 	from_m float8, to_m float8) (
 	SFUNC = exactgpu_composite_trans,
 	STYPE = internal,
-	FINALFUNC = exactgpu_composite_final);
+	FINALFUNC = exactgpu_composite_final,
+	PARALLEL = SAFE);
 
 -- "10.9 m @ 5.07 g/t from 134.4 m"
 CREATE FUNCTION ST_ExactCompositeLabel(composite exactgpu_composite, unit text DEFAULT 'g/t')

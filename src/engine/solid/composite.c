@@ -35,10 +35,9 @@ exg_composite_add(exg_composite *c, double a, double b, double g)
 	double		lo = a > c->from ? a : c->from,
 				hi = b < c->to ? b : c->to;
 
-	if (lo <= hi && a <= c->to && b >= c->from)
-		c->intervals++;
 	if (lo < hi)
 	{
+		c->intervals++;
 		mpq_set_d(c->tmp[0], hi);
 		mpq_set_d(c->tmp[1], lo);
 		mpq_sub(c->tmp[0], c->tmp[0], c->tmp[1]);

@@ -28,7 +28,7 @@ typedef struct exg_composite
 	mpq_t		mid_length;		/* midpoint rule: whole intervals counted */
 	mpq_t		mid_metal;
 	mpq_t		tmp[3];
-	unsigned long intervals;	/* intervals that overlap [from, to] */
+	unsigned long intervals;	/* intervals with a part of positive length inside */
 } exg_composite;
 
 /* Start a composite over the intercept [from, to] (from <= to). */

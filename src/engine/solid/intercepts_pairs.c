@@ -45,8 +45,6 @@ prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 	exg_prepared_init(g, &s, policy);
 	if (st != EXG_OK)
 		return st;
-	if (st != EXG_OK)
-		return st;
 	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
