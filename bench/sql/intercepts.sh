@@ -3,6 +3,7 @@
 # session, alternating, N rounds; prints the median of each (ms).
 # Usage: bench/sql/intercepts.sh MINE_DIR [ROUNDS]   (PSQL="psql -d db" to choose the server)
 # MINE_DIR is what demo/bin/minegen --out wrote; the tables are (re)loaded.
+# SETUP='SET exactgpu.device = cpu;' runs SQL first.
 set -eu
 mine=$1
 rounds=${2:-7}
@@ -11,6 +12,7 @@ PSQL=${PSQL:-psql}
 	echo '\set ON_ERROR_STOP on'
 	echo 'SET client_min_messages = warning;'
 	echo 'CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE;'
+	echo "${SETUP:-}"
 	echo "\\set replace 1"
 	echo "\\ir $mine/load.sql"
 	echo 'CREATE TEMP TABLE t (what text, ms float8);'
