@@ -1174,26 +1174,77 @@ test_holes(void)
 	run_case("holes sharing their lowest vertex", &P, EXPECT_COVER);
 	poly_free(&P);
 
-	/* collinear (zero-area) hole is ignored */
+	/* a hole that bounds no area is invalid (OGC: rings are simple closed curves) */
 	poly_init(&P);
 	gen_rect_ring(&P, 0, 0, 4, 4);
 	add_ring(&P, (double[]) {1, 1, 2, 2, 3, 3}, 3);
-	{
-		uint32_t   *tris = NULL;
-		size_t		nt = 0;
-		exg_error	err = {0};
-		exg_status	st = exg_triangulate_polygon(P.xy, P.n, P.rs, P.nr, &tris, &nt, &err);
-
-		if (st != EXG_OK || nt != 2)
-		{
-			fprintf(stderr, "FAIL collinear hole: %s %zu\n", exg_status_name(st), nt);
-			failures++;
-		}
-		else
-			npolys_ok++;
-		free(tris);
-	}
+	run_case("collinear hole inside", &P, EXPECT_INVALID);
 	poly_free(&P);
+	poly_init(&P);
+	gen_rect_ring(&P, 0, 0, 4, 4);
+	add_ring(&P, (double[]) {1, 1, 3, 3, 5, 5}, 3);
+	run_case("collinear hole partly outside", &P, EXPECT_INVALID);
+	poly_free(&P);
+	poly_init(&P);
+	gen_rect_ring(&P, 0, 0, 4, 4);
+	add_ring(&P, (double[]) {1, 1, 1, 1, 1, 1}, 3);
+	run_case("one-point hole", &P, EXPECT_INVALID);
+	poly_free(&P);
+	/* a flat exterior stands for its linework, but no hole of it may bound area */
+	poly_init(&P);
+	add_ring(&P, (double[]) {0, 0, 2, 2, 4, 4}, 3);
+	add_ring(&P, (double[]) {1, 0, 2, 0, 2, 1}, 3);
+	run_case("flat exterior with a hole of area", &P, EXPECT_INVALID);
+	poly_free(&P);
+	poly_init(&P);
+	add_ring(&P, (double[]) {0, 0, 2, 2, 4, 4}, 3);
+	add_ring(&P, (double[]) {1, 0, 2, 0, 3, 0}, 3);
+	run_case("flat exterior with a flat hole", &P, EXPECT_EMPTY);
+	poly_free(&P);
+}
+
+/*
+ * k triangular holes around one point, all touching there (valid: their
+ * wedges are disjoint and the touch graph is a star); with `overlap`, hole 0
+ * reaches into hole 1's wedge (invalid). Exercises the sorted wedge check.
+ */
+static void
+gen_hole_fan(poly *P, int k, bool overlap)
+{
+	int			i;
+
+	gen_rect_ring(P, -10, -10, 10, 10);
+	for (i = 0; i < k; i++)
+	{
+		double		a0 = 2 * PI * i / k,
+					a1 = 2 * PI * (i + (overlap && i == 0 ? 1.5 : 0.5)) / k;
+
+		add_ring(P, (double[]) {0, 0, 5 * cos(a0), 5 * sin(a0), 5 * cos(a1), 5 * sin(a1)}, 3);
+	}
+}
+
+static void
+test_hole_fans(void)
+{
+	static const int ks[] = {3, 9, 64, 150};
+	size_t		t;
+
+	for (t = 0; t < sizeof(ks) / sizeof(ks[0]); t++)
+	{
+		poly		P;
+		char		name[64];
+
+		poly_init(&P);
+		gen_hole_fan(&P, ks[t], false);
+		snprintf(name, sizeof(name), "%d holes touching at one point", ks[t]);
+		run_case(name, &P, EXPECT_COVER);
+		poly_free(&P);
+		poly_init(&P);
+		gen_hole_fan(&P, ks[t], true);
+		snprintf(name, sizeof(name), "%d holes at one point, two overlapping", ks[t]);
+		run_case(name, &P, EXPECT_INVALID);
+		poly_free(&P);
+	}
 }
 
 static void
@@ -1873,6 +1924,7 @@ main(int argc, char **argv)
 	test_messy_integer();
 	test_holes_in_corridors();
 	test_touch_grids();
+	test_hole_fans();
 	test_random_stars();
 	test_timing();
 	printf("test_triangulate: %ld polygons tiled exactly (%ld triangles checked), "

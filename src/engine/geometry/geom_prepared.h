@@ -34,10 +34,7 @@ typedef struct exg_prepared
 	exg_nonplanar_policy policy;
 	exg_view	view3d;
 	exg_view	view2d;
-	exg_bvh		areas2d;		/* boxes of the 2D areas, when there are many */
-	bool		areas2d_built;
-	uint32_t   *area_comps;		/* component index of each area in areas2d */
-	uint32_t	nareas;
+	exg_view	areas2d;		/* the 2D areas as exact triangles (and their index) */
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
 } exg_prepared;
 
