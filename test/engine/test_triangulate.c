@@ -721,6 +721,22 @@ poly_with_duplicates(const poly *P, poly *Q)
 }
 
 /* All orientation combinations and a few rotations of the starting vertices. */
+/* P with x and y swapped (swap) or with x negated: exact, validity unchanged. */
+static void
+poly_mirror(const poly *P, poly *Q, bool swap)
+{
+	size_t		r,
+				i;
+
+	poly_init(Q);
+	for (r = 0; r < P->nr; r++)
+	{
+		ring_begin(Q);
+		for (i = P->rs[r]; i < P->rs[r + 1]; i++)
+			add_pt(Q, swap ? P->xy[2 * i + 1] : -P->xy[2 * i], swap ? P->xy[2 * i] : P->xy[2 * i + 1]);
+	}
+}
+
 static void
 run_case(const char *name, const poly *P, enum expect ex)
 {
@@ -745,6 +761,16 @@ run_case(const char *name, const poly *P, enum expect ex)
 
 		poly_with_duplicates(P, &Q);
 		snprintf(buf, sizeof(buf), "%s [repeated vertices, closed rings]", name);
+		run_one(buf, &Q, ex, full);
+		poly_free(&Q);
+	}
+	/* the sweeps run in x order: also from the other sides (exact maps) */
+	for (rev = 0; rev < 2; rev++)
+	{
+		poly		Q;
+
+		poly_mirror(P, &Q, rev == 0);
+		snprintf(buf, sizeof(buf), "%s [%s]", name, rev == 0 ? "x and y swapped" : "x negated");
 		run_one(buf, &Q, ex, full);
 		poly_free(&Q);
 	}
@@ -1245,6 +1271,83 @@ test_hole_fans(void)
 		run_case(name, &P, EXPECT_INVALID);
 		poly_free(&P);
 	}
+}
+
+/*
+ * Collinear runs: a rectangle whose sides carry m vertices each, with k
+ * rectangular holes whose sides carry runs too, one hole touching the
+ * exterior's bottom side inside an edge and holes stacked on shared x.
+ */
+static void
+gen_collinear_runs(poly *P, int m, int k, double ox, double oy)
+{
+	int			i,
+				h;
+	double		W = 4.0 * (k + 1),
+				H = 16;
+
+	ring_begin(P);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W * i / m, oy);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W, oy + H * i / m);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W - W * i / m, oy + H);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox, oy + H - H * i / m);
+	for (h = 0; h < k; h++)
+	{
+		double		x0 = ox + 4 * h + 2,
+					y0 = h == 0 ? oy : oy + 2,
+					y1 = oy + 6;
+
+		/* two holes per column, one above the other, on the same x */
+		ring_begin(P);
+		for (i = 0; i < 5; i++)
+			add_pt(P, x0, y0 + (y1 - y0) * i / 5);
+		for (i = 0; i < 5; i++)
+			add_pt(P, x0 + (i + 1) * 0.4, y1);
+		add_pt(P, x0 + 2, y0 + 1);
+		ring_begin(P);
+		add_pt(P, x0, oy + 8);
+		add_pt(P, x0 + 1, oy + 8);
+		add_pt(P, x0 + 2, oy + 8);
+		add_pt(P, x0 + 2, oy + 10);
+		add_pt(P, x0 + 2, oy + 12);
+		add_pt(P, x0, oy + 12);
+	}
+}
+
+static void
+test_collinear_runs_and_many_holes(void)
+{
+	poly		P;
+
+	poly_init(&P);
+	gen_collinear_runs(&P, 64, 5, 0, 0);
+	run_case("collinear runs, holes on shared x", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_collinear_runs(&P, 64, 5, 500000.5, 7000000.25);
+	run_case("collinear runs, UTM", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_collinear_runs(&P, 500, 100, 0, 0);
+	run_one("collinear runs, 100 columns of holes", &P, EXPECT_COVER, true);
+	poly_free(&P);
+	/* many small star holes, at UTM offsets */
+	poly_init(&P);
+	gen_star_with_holes(&P, 3000, 40, 500000, 7000000, 1000, 5);
+	run_one("star with many small holes, UTM", &P, EXPECT_COVER, false);
+	poly_free(&P);
+	poly_init(&P);
+	gen_comb(&P, 300, 500000, 7000000);
+	run_case("comb, UTM", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_spiral(&P, 800, 6);
+	run_case("spiral", &P, EXPECT_COVER);
+	poly_free(&P);
 }
 
 static void
@@ -1925,6 +2028,7 @@ main(int argc, char **argv)
 	test_holes_in_corridors();
 	test_touch_grids();
 	test_hole_fans();
+	test_collinear_runs_and_many_holes();
 	test_random_stars();
 	test_timing();
 	printf("test_triangulate: %ld polygons tiled exactly (%ld triangles checked), "
