@@ -35,10 +35,7 @@ typedef struct exg_prepared
 	exg_nonplanar_policy policy;
 	exg_view	view3d;
 	exg_view	view2d;
-	exg_bvh		areas2d;		/* boxes of the 2D areas, when there are many */
-	bool		areas2d_built;
-	uint32_t   *area_comps;		/* component index of each area in areas2d */
-	uint32_t	nareas;
+	exg_view	areas2d;		/* the 2D areas as exact triangles (and their index) */
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
 } exg_prepared;
 
@@ -52,6 +49,12 @@ void		exg_prepared_free(exg_prepared *g);
  * index when want_index and it has more than EXG_INDEX_MIN_PRIMS primitives.
  */
 exg_status	exg_prepared_view(exg_prepared *g, int naxes, bool want_index, exg_error *err);
+
+/*
+ * The 2D areas (polygons triangulated exactly in the xy plane, triangles) and
+ * their index, built once; an invalid polygon is EXG_ERR_INVALID here.
+ */
+exg_status	exg_prepared_areas2d(exg_prepared *g, exg_error *err);
 
 /* The 3D view (primitives, and their index when asked for), built once. */
 exg_status	exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view,
