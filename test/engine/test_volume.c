@@ -20,6 +20,7 @@
 #include "geom_prepared.h"
 #include "outward.h"
 #include "volume.h"
+#include "volume_sum.h"
 
 static int failures;
 static uint64_t rng = 0x243f6a8885a308d3ull;

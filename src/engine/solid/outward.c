@@ -18,7 +18,7 @@
 #include "cancel.h"
 #include "interval_double.h"
 #include "predicates_cpu.h"
-#include "volume.h"
+#include "volume_sum.h"
 
 typedef struct edge_rec
 {

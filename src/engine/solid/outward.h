@@ -6,7 +6,7 @@
  * Faces sharing an edge are oriented consistently when they use it in
  * opposite directions; propagating that over the edge adjacency orients
  * each shell (connected component) up to one flip. A shell is then outward
- * when the exact sign of its volume (volume.h) is that of its nesting: +
+ * when the exact sign of its volume (volume_sum.h) is that of its nesting: +
  * for an outer shell, - for a cavity inside one, + for an island inside the
  * cavity, ...; nesting is decided by exact point location of one vertex of
  * each shell in the others (parity of ray crossings, as exg_solid_locate).
