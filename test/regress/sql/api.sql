@@ -21,7 +21,7 @@ JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.de
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'exactgpu'
 CROSS JOIN LATERAL unnest(p.proargnames, p.proargmodes::text[]) WITH ORDINALITY AS a(name, mode, n)
 WHERE p.proname LIKE '%join' AND a.mode = 't'
-GROUP BY p.oid ORDER BY 1::text;
+GROUP BY p.oid ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- A geometry without Z meeting one with Z in a 3D function is an error with
 -- a hint (PostGIS guesses "any z" with a NOTICE; z = 0 would silently answer
