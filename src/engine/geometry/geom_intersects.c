@@ -17,7 +17,6 @@
 
 #include "cancel.h"
 #include "predicates_cpu.h"
-#include "solid.h"
 
 typedef struct pair_search
 {
@@ -107,11 +106,6 @@ exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result, exg_error *err
 	saved = exg_round_up_enter();
 	st = views_meet(&a->view3d, &b->view3d, 3, result, err);
 	exg_round_restore(saved);
-	/* A solid also holds what lies wholly inside it, boundary untouched. */
-	if (st == EXG_OK && !*result && b->shape.is_solid)
-		st = exg_solid_holds_component(b, a, result, err);
-	if (st == EXG_OK && !*result && a->shape.is_solid)
-		st = exg_solid_holds_component(a, b, result, err);
 	return st;
 }
 

@@ -66,12 +66,13 @@ int			exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visi
 						   void *ctx);
 
 /*
- * Closed-set intersection in 3D and in 2D (geom_intersects.c) (polygons as areas). In 3D a
- * geometry flagged solid (PostGIS ST_MakeSolid) is its volume: the boundary
- * and the inside; everything else, closed or not, is a surface.
+ * Closed-set intersection in 3D and in 2D (geom_intersects.c) (polygons as
+ * areas). In 3D every surface is a surface, closed or not, flagged solid
+ * (ST_MakeSolid) or not; the volume form is exg_intersects_solid_3d (solid.h).
  */
 exg_status	exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result,
 							  exg_error *err);
+
 exg_status	exg_intersects_2d(exg_prepared *a, exg_prepared *b, bool *result,
 							  exg_error *err);
 

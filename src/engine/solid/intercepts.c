@@ -718,7 +718,7 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
 	if (!closed)
-		return exg_fail(err, EXG_ERR_INVALID,
+		return exg_fail(err, EXG_ERR_NOT_SOLID,
 						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
 	if (n == 0)
 		return EXG_OK;

@@ -49,7 +49,7 @@ prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
 	if (!closed)
-		return exg_fail(err, EXG_ERR_INVALID,
+		return exg_fail(err, EXG_ERR_NOT_SOLID,
 						"a body is not a closed surface (an edge is not shared by an even number of triangles), so it has no inside");
 	return EXG_OK;
 }
