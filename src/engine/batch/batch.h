@@ -39,6 +39,9 @@ typedef struct exg_batch
 	size_t		nprims;
 	size_t		prims_cap;
 	size_t		nrows;			/* rows added, empty ones included */
+	const uint32_t *order;		/* set by the caller, or NULL: per row, its place
+								 * in the order of the results (rows with the same
+								 * place are one row there); not owned */
 } exg_batch;
 
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
@@ -79,7 +82,9 @@ exg_prim_set exg_batch_prims(const exg_batch *b);
 
 /*
  * Join two batches: the row pairs (left row, right row) that intersect,
- * each once, sorted; packed as (left << 32) | right, malloc'ed. A row
+ * each once, sorted; packed as (left << 32) | right, malloc'ed. Rows are
+ * given by their places in the batches' order where it is set: the pairs
+ * are sorted once, in that order, and rows sharing a place count once. A row
  * flagged solid is its volume: rows of the other side lying inside it
  * (found by locating one vertex of each primitive) intersect it too;
  * stats->contained counts those pairs.
