@@ -30,5 +30,18 @@ $(BENCH_BIN)/mesh_convert: bench/mesh_convert.c bench/mesh_io.c bench/mesh_io.h
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/mesh_convert.c bench/mesh_io.c
 
+# CGAL as a peer of the join (bench_join --peer): header-only CGAL (Debian's
+# libcgal-dev, or CGAL_INC pointing at carried headers: CGAL, boost), GMP and
+# MPFR. Built only when CGAL is found; never part of the extension.
+CGAL_INC ?= $(firstword $(wildcard /usr/include/CGAL/version.h))
+CGAL_CXXFLAGS := -std=c++17 -O3 -DNDEBUG -frounding-math -fopenmp \
+                 $(if $(filter-out /usr/include/CGAL/version.h,$(CGAL_INC)),-I$(CGAL_INC))
+BENCH_PEERS := $(if $(CGAL_INC),$(BENCH_BIN)/bench_cgal_join)
+
+$(BENCH_BIN)/bench_cgal_join: bench/cgal/bench_cgal_join.cpp
+	@mkdir -p $(BENCH_BIN)
+	$(CXX) $(CGAL_CXXFLAGS) -o $@ $< -lmpfr -lgmp
+
 .PHONY: bench
-bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert
+bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
+       $(BENCH_PEERS)

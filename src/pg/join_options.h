@@ -17,6 +17,8 @@ extern int	exactgpu_worker_threads;
  * exactgpu.worker_threads for an engine call, with the worker pool started
  * that large and its threads deaf to the backend's signals.
  */
+extern int	exactgpu_gpu_min_primitives;
+
 int			exactgpu_threads(void);
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
@@ -40,6 +42,8 @@ typedef struct ExactgpuJoinReport
 	double		join_ms;		/* the engine join */
 	double		total_ms;
 	char		semantics[32];	/* "3D", "2D" or "3D point in solid" */
+	int			read_workers;	/* parallel worker processes that flattened rows */
+	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

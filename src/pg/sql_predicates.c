@@ -9,7 +9,6 @@
 #include "geom_cache.h"
 #include "geom_prepared.h"
 #include "predicates.h"
-#include "intercepts.h"
 #include "solid.h"
 #include "utils/builtins.h"
 
@@ -149,59 +148,4 @@ exactgpu_locate_3d(PG_FUNCTION_ARGS)
 	if (exg_solid_locate(solid, p, &loc, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	PG_RETURN_TEXT_P(cstring_to_text(names[loc]));
-}
-
-PG_FUNCTION_INFO_V1(exactgpu_intercepts_3d);
-
-/*
- * ST_ExactIntercepts3D(hole, solid) -> SETOF (from_m, to_m): the along-hole
- * depth intervals where the LINESTRING lies in the closed solid.
- */
-Datum
-exactgpu_intercepts_3d(PG_FUNCTION_ARGS)
-{
-	const char *context = "ST_ExactIntercepts3D";
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	exg_prepared *solid = exactgpu_geom_get(fcinfo, 1, NULL, context);
-	exg_shape	hole;
-	exg_error	err = {0};
-	double	   *iv = NULL;
-	size_t		n = 0,
-				k;
-
-	exactgpu_geom_parse(PG_GETARG_DATUM(0), &hole, context);
-	if (hole.geom_type != 2 /* LINETYPE */ )
-	{
-		exg_shape_free(&hole);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: the hole must be a LINESTRING", context)));
-	}
-	if (hole.srid != solid->shape.srid)
-	{
-		int32		srid = hole.srid;
-
-		exg_shape_free(&hole);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", context, srid,
-						solid->shape.srid)));
-	}
-	InitMaterializedSRF(fcinfo, 0);
-	if (!exg_shape_is_empty(&hole) && !exg_shape_is_empty(&solid->shape) &&
-		exg_intercepts(solid, hole.xyz, hole.nverts, &iv, &n, &err) != EXG_OK)
-	{
-		exg_shape_free(&hole);
-		exactgpu_report(&err, context);
-	}
-	exg_shape_free(&hole);
-	for (k = 0; k < n; k++)
-	{
-		Datum		values[2] = {Float8GetDatum(iv[2 * k]), Float8GetDatum(iv[2 * k + 1])};
-		bool		nulls[2] = {false, false};
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	free(iv);
-	return (Datum) 0;
 }
