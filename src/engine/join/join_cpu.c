@@ -636,7 +636,9 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 			memcpy(*pairs_out + total, bufs[k].p, bufs[k].n * sizeof(exg_pair));
 			total += bufs[k].n;
 		}
-		*npairs_out = exg_pairs_sort_unique_threads(*pairs_out, total, threads);
+		/* the reference-cell rule reports each pair once: only the order is left */
+		*npairs_out = opt->unordered && opt->dedupe == EXG_DEDUPE_REFERENCE_CELL ? total
+			: exg_pairs_sort_unique_threads(*pairs_out, total, threads);
 	}
 	stats->phase_ns[EXG_PHASE_DEDUPE] = exg_now_ns() - t;
 
