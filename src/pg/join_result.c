@@ -12,6 +12,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "join_options.h"
 #include "join_result.h"
 
 int			exactgpu_result_memory_kb = 1024 * 1024;
@@ -37,8 +38,12 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 		TupleDescAttr(desc, 1)->atttypid != INT8OID || !TupleDescAttr(desc, 0)->attbyval)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("result rows must be (bigint, bigint)")));
+	/* rows kept in memory within the join's memory budget (memory_limit is
+	 * superuser's, result_memory anyone's) */
 	res->store = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
-									   false, exactgpu_result_memory_kb);
+									   false,
+									   (int) Min((size_t) exactgpu_result_memory_kb,
+												 exactgpu_memory_budget() / 1024));
 	res->desc = desc;
 	res->rows = 0;
 	{

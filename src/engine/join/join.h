@@ -82,6 +82,9 @@ typedef struct exg_join_options
 								 * geometric test */
 	exg_cull_stage cull;		/* the box join needs the reference-cell rule and
 								 * no boxes_only: it falls back to cell pairs */
+	size_t		memory_limit;	/* host bytes for grids and cell arrays
+								 * (exg_memory_budget); 0 = the default. A
+								 * grid finer than fits is made coarser. */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10

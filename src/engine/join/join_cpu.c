@@ -11,6 +11,7 @@
 #include "bvh.h"
 #include "cancel.h"
 #include "interval_double.h"
+#include "memory_budget.h"
 #include "parallel.h"
 #include "stats.h"
 
@@ -206,6 +207,16 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	t = exg_now_ns();
 	joint_box(ba, A->nprims, bb, B->nprims, box, mean);
 	exg_grid_choose(&g, box, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+	{
+		/* B's cell lists within the memory budget (join_grid.h); A's cells
+		 * are visited, not stored, but weigh the same in time */
+		const double *sets[2] = {ba, bb};
+		uint64_t	ns[2] = {A->nprims, B->nprims};
+		double		extent[3] = {box[3] - box[0], box[4] - box[1], box[5] - box[2]};
+
+		exg_grid_fit(&g, extent, 3, sets, ns, 2, 16, 4, exg_memory_budget(opt->memory_limit),
+					 threads);
+	}
 	if ((st = grid_fill(&g, bb, B->nprims, threads, &start, &items, err)) != EXG_OK)
 		goto done;
 	memcpy(stats->grid_dims, g.dims, sizeof(g.dims));
