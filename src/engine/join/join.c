@@ -110,10 +110,16 @@ exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_se
 {
 	exg_cpu_simplex sa,
 				sb;
+	exg_counters *c = exg_counters_local();
+	uint64_t	gmp_before = c->orient_exact;
+	bool		meets;
 
 	exg_cpu_simplex_of(A->xyz, pa, &sa);
 	exg_cpu_simplex_of(B->xyz, pb, &sb);
-	return exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
+	meets = exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
+	/* the pairs GMP decided, as the GPU join counts them (stats->exact_pairs) */
+	c->exact_pairs += c->orient_exact != gmp_before;
+	return meets;
 }
 
 /*
@@ -271,9 +277,16 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		return st;
 	else
 	{
+		exg_counters before,
+					after;
+
+		/* the workers count in their own blocks: the sum, before and after */
+		exg_counters_snapshot(&before);
 		st = exg_join_culls_by_box_join(&opt, false, (uint64_t) A->nprims + B->nprims)
 			? exg_join_cpu_boxes(A, B, &opt, pairs_out, npairs_out, stats, err)
 			: exg_join_cpu(A, B, &opt, pairs_out, npairs_out, stats, err);
+		exg_counters_snapshot(&after);
+		stats->exact_pairs = after.exact_pairs - before.exact_pairs;
 		exg_join_name_cpu(stats, &opt);
 	}
 	stats->total_ns = exg_now_ns() - t0;
