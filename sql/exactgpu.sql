@@ -109,10 +109,18 @@ CREATE FUNCTION exactgpu_batch_in(cstring) RETURNS exactgpu_batch
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION exactgpu_batch_out(exactgpu_batch) RETURNS cstring
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_recv(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_send(exactgpu_batch) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- Text form {id:hexewkb,...} and binary form (ids and EWKB), both read back
+-- through PostGIS's input: batches survive pg_dump / pg_restore and COPY.
 CREATE TYPE exactgpu_batch (
 	INPUT = exactgpu_batch_in,
 	OUTPUT = exactgpu_batch_out,
+	RECEIVE = exactgpu_batch_recv,
+	SEND = exactgpu_batch_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
 	STORAGE = extended
@@ -122,6 +130,11 @@ CREATE FUNCTION exactgpu_batch_accum(internal, bigint, geometry) RETURNS interna
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION exactgpu_batch_final(internal) RETURNS exactgpu_batch
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION exactgpu_batch_recv(internal) IS
+	'Binary input of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+COMMENT ON FUNCTION exactgpu_batch_send(exactgpu_batch) IS
+	'Binary output of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
 
 CREATE AGGREGATE ST_ExactBatch(id bigint, geom geometry) (
 	SFUNC = exactgpu_batch_accum,
@@ -221,26 +234,39 @@ CREATE FUNCTION ST_ExactLocate3DJoin(points exactgpu_batch, solids exactgpu_batc
 -- (bodies are volumes here, flagged solid or not), the along-hole intervals
 -- inside the body. holes_sql / solids_sql yield (id bigint, geom geometry);
 -- holes are LINESTRINGs, bodies closed surfaces.
+-- Pinned search_path (pg_catalog first, then the extension's schema) and
+-- qualified names: a function or operator that another role plants in a
+-- schema of the caller's search_path never runs here. The inner queries run
+-- under that path too: name tables outside the extension's schema with
+-- their schema.
 CREATE FUNCTION ST_ExactIntercepts3DJoin(holes_sql text, solids_sql text)
 	RETURNS TABLE (hole_id bigint, solid_id bigint, from_m float8, to_m float8)
 	LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED
+	SET search_path = pg_catalog, @extschema@
 	ROWS 1000
 	AS $$
 DECLARE
-	collars text := format('SELECT id, ST_StartPoint(geom) FROM (%s) AS holes', holes_sql);
+	postgis text := (SELECT n.nspname FROM pg_catalog.pg_extension e
+	                 JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	                 WHERE e.extname OPERATOR(pg_catalog.=) 'postgis');
+	exg text := (SELECT n.nspname FROM pg_catalog.pg_extension e
+	             JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+	             WHERE e.extname OPERATOR(pg_catalog.=) 'exactgpu');
+	collars text := pg_catalog.format('SELECT id, %I.ST_StartPoint(geom) FROM (%s) AS holes',
+	                                  postgis, holes_sql);
 BEGIN
-	RETURN QUERY EXECUTE format(
+	RETURN QUERY EXECUTE pg_catalog.format(
 		'WITH h AS MATERIALIZED (%s), s AS MATERIALIZED (%s),
-		 pairs AS (SELECT left_id AS hid, right_id AS sid FROM ST_ExactIntersects3DJoin(%L, %L)
+		 pairs AS (SELECT left_id AS hid, right_id AS sid FROM %I.ST_ExactIntersects3DJoin(%L, %L)
 		           UNION
-		           SELECT point_id, solid_id FROM ST_ExactLocate3DJoin(%L, %L))
+		           SELECT point_id, solid_id FROM %I.ST_ExactLocate3DJoin(%L, %L))
 		 SELECT p.hid, p.sid, i.from_m, i.to_m
 		 FROM pairs p
-		 JOIN h ON h.id = p.hid
-		 JOIN s ON s.id = p.sid
-		 CROSS JOIN LATERAL ST_ExactIntercepts3D(h.geom, s.geom) i
+		 JOIN h ON h.id OPERATOR(pg_catalog.=) p.hid
+		 JOIN s ON s.id OPERATOR(pg_catalog.=) p.sid
+		 CROSS JOIN LATERAL %I.ST_ExactIntercepts3D(h.geom, s.geom) i
 		 ORDER BY 1, 2, 3',
-		holes_sql, solids_sql, holes_sql, solids_sql, collars, solids_sql);
+		holes_sql, solids_sql, exg, holes_sql, solids_sql, exg, collars, solids_sql, exg);
 END;
 $$;
 
