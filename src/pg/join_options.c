@@ -82,8 +82,8 @@ exactgpu_define_join_gucs(void)
 							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.result_memory",
 							"Memory the result rows of a batch join may take before they spill to a temporary file.",
-							"Like work_mem, but for join results, which can be tens of millions of rows.",
-							&exactgpu_result_memory_kb, 1024 * 1024, 64, MAX_KILOBYTES,
+							"Like work_mem, but for join results, which can be tens of millions of rows. At most 256MB are kept (a larger first spill could not be canceled quickly), and never more than exactgpu.memory_limit.",
+							&exactgpu_result_memory_kb, RESULT_MEMORY_MAX_KB, 64, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("exactgpu.progress",
 							 "Report the phases of batch joins as NOTICEs.",
