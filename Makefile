@@ -6,6 +6,7 @@
 #   make installcheck     pg_regress suite (needs a running server)
 #   make engine-check     engine tests without PostgreSQL
 #   make bench            standalone benchmark programs
+#   make check-cycles     no include or call cycles between engine files
 
 EXTENSION   = exactgpu
 EXTVERSION  = 0.2.0

@@ -2,7 +2,7 @@
 #   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA)
 
 BENCH_BIN    := bench/bin
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Idemo
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/fixtures
 ifdef HAVE_CUDA
 BENCH_GPU_OBJS := $(CUDA_SRCS:.cu=.o)
 BENCH_GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
@@ -11,14 +11,14 @@ else
 BENCH_GPU_OBJS := $(GPU_ABSENT)
 endif
 
-$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h demo/*.h)
+$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c demo/mine.c \
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c test/fixtures/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_solids: bench/bench_solids.c demo/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard demo/*.h)
+$(BENCH_BIN)/bench_solids: bench/bench_solids.c test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c demo/mine.c \
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c test/fixtures/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
 $(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS)

@@ -5,7 +5,7 @@
  *   mesh   a tetrahedralized mesh (every tet face) against a translated copy
  *          of itself: the dissertation's "Armadillo vs ArmadilloTranslated";
  *   mine   drill-hole segments against ore-body triangles at UTM coordinates
- *          (demo/mine.c, the "paper" size: 7846 segments x 10^6 triangles);
+ *          (test/fixtures/mine.c, the "paper" size: 7846 segments x 10^6 triangles);
  *   large  the mesh pair tiled into many copies (5 * 10^7 triangles a side),
  *          joined under a GPU memory limit so that it runs in chunks.
  * For each: both first stages (cell pairs, box join) on each device
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../demo/mine.h"
+#include "mine.h"
 #include "gpu.h"
 #include "join.h"
 #include "mesh_io.h"
@@ -527,7 +527,7 @@ main(int argc, char **argv)
 			for (size_t i = 0; i < 3 * m->bodies[b].ntriangles; i++)
 				T.idx[3 * m->bodies[b].first_triangle + i] =
 					m->body_tri[3 * m->bodies[b].first_triangle + i] + (uint32_t) m->bodies[b].first_vertex;
-		printf("\nmine: %zu holes, %zu segments, %zu bodies, %zu triangles (demo/mine.c, size \"paper\", seed 1)\n",
+		printf("\nmine: %zu holes, %zu segments, %zu bodies, %zu triangles (test/fixtures/mine.c, size \"paper\", seed 1)\n",
 			   m->n_holes, m->n_segments, m->n_bodies, m->n_triangles);
 		run_dataset("mine (drill-hole segments vs ore-body triangles, UTM)", &S.s, &T.s, repeat, 1,
 					memory_limit, true);

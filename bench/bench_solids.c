@@ -4,7 +4,7 @@
  * check of a closed mesh, on the GPU (when built with CUDA and a device is
  * present) and on the CPU, with the results compared.
  *
- * Data: the "paper" mine of demo/mine.c (12 closed ore bodies, 10^6
+ * Data: the "paper" mine of test/fixtures/mine.c (12 closed ore bodies, 10^6
  * triangles, UTM coordinates) and N samples (default 10^7): half uniform in
  * the bodies' joint box, half in the boxes of single bodies, plus every
  * 97th body vertex (exactly on the surface).

@@ -240,7 +240,7 @@ write_load_sql(const char *dir, const char *absdir, const mine *m, const char *s
 			"    name text,\n"
 			"    geom geometry(TinZ, %lld)\n"
 			");\n"
-			"-- The deliberate exact cases (demo/mine.h): does the hole meet the closed body?\n"
+			"-- The deliberate exact cases (test/fixtures/mine.h): does the hole meet the closed body?\n"
 			"-- hole_point: 1-based ST_PointN of the hole at the contact (or one ulp off it);\n"
 			"-- body_triangle: 1-based ST_GeometryN of the body's flat cap triangle involved, if any\n"
 			"-- (ST_PatchN and ST_NumPatches answer NULL for a TIN; use ST_GeometryN, ST_NumGeometries).\n"

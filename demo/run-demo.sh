@@ -3,7 +3,7 @@
 #   1. install build and runtime dependencies (apt), if missing;
 #   2. build and install the extension;
 #   3. generate a mine (drill holes at UTM coordinates, closed ore bodies)
-#      with deliberate exact degeneracies (demo/mine.h);
+#      with deliberate exact degeneracies (test/fixtures/mine.h);
 #   4. on a throwaway PostgreSQL 15 cluster: load it, run the exact join,
 #      and show where PostGIS's floating-point ST_3DIntersects is wrong.
 # Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N.

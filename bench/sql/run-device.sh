@@ -17,7 +17,7 @@ tar -xJf .carry/pgbundle.tar.xz -C /
 work=/tmp/exactgpu-device
 # a server left by an earlier call on a still-warm machine
 pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r sql expected bench demo "$work/" && chown -R pg "$work"
+rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
 su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
 	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=4GB -c work_mem=256MB -c max_wal_size=8GB' -w start >/dev/null"
 export PGHOST=/tmp PGUSER=pg PGDATABASE=postgres
@@ -26,9 +26,9 @@ su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSI
 touch "$out/device-sql.md"
 if [ -z "${SKIP_REGRESS:-}" ]; then
 echo "== pg_regress with the GPU" | tee -a "$out/device-sql.md"
-tests=$(sed -n "s/^REGRESS *= *//p; s/^ *\(index_support.*\)/\1/p" Makefile | tr -d "\\\\" | tr "\n" " ")
+tests=$(cd test/regress/sql && ls *.sql | sed 's/\.sql$//' | tr "\n" " ")
 su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
-	--inputdir=. --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
+	--inputdir=test/regress --load-extension=postgis --load-extension=exactgpu --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 fi
 

@@ -2,7 +2,7 @@
 # Included from the top-level Makefile; `make engine-check` builds and runs them.
 
 ENGINE_TEST_CC     ?= gcc
-ENGINE_TEST_CFLAGS ?= -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Itest/reference -Itest/engine -Idemo
+ENGINE_TEST_CFLAGS ?= -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Itest/reference -Itest/engine -Itest/fixtures
 ENGINE_TEST_LIBS   ?= -lgmp -lm -lpthread
 ENGINE_TEST_BIN    := test/engine/bin
 ENGINE_CORE        := $(ENGINE_SRCS) $(GPU_ABSENT)
@@ -11,13 +11,13 @@ ENGINE_TESTS := $(patsubst test/engine/%.c,%,$(sort $(wildcard test/engine/test_
 
 # Support sources each test may need beyond the engine.
 test_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
-test_mine_EXTRA         := demo/mine.c
+test_mine_EXTRA         := test/fixtures/mine.c
 test_join_EXTRA         := test/engine/join_data.c
 test_pairs_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 test_overlay_EXTRA      := test/reference/ref_exact.c
 test_solid_differential_EXTRA := test/reference/ref_solid.c test/reference/ref_exact.c
 
-$(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] demo/mine.[ch])
+$(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] test/fixtures/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)
 	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -o $@ $< $($*_EXTRA) $(ENGINE_CORE) $(ENGINE_TEST_LIBS)
 
@@ -38,3 +38,9 @@ $(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(ENGINE_H
 
 .PHONY: gpu-tests
 gpu-tests: $(addprefix $(GPU_TEST_BIN)/,$(GPU_TESTS))
+
+# No include cycles and no call cycles between the engine's files
+# (test/layout/check_cycles.py; ARCHITECTURE.md says why).
+.PHONY: check-cycles
+check-cycles: $(filter src/engine/%,$(OBJS))
+	python3 test/layout/check_cycles.py

@@ -1,5 +1,5 @@
 /*
- * test_mine.c — checks of the synthetic mine generator (demo/mine.c).
+ * test_mine.c — checks of the synthetic mine generator (test/fixtures/mine.c).
  *
  * Where the answer matters it is decided exactly: mesh topology is integer
  * work; "the hole vertex is the body vertex" is memcmp; "one ulp above" is
@@ -13,8 +13,8 @@
  * then the triangles' central projections tile the sphere once, so no two
  * of them can meet except along shared edges and vertices.
  *
- * Build: gcc -std=c11 -O2 -Wall -Wextra -Idemo test/engine/test_mine.c
- *        demo/mine.c -lm -o test/engine/bin/test_mine
+ * Build: gcc -std=c11 -O2 -Wall -Wextra -Itest/fixtures test/engine/test_mine.c
+ *        test/fixtures/mine.c -lm -o test/engine/bin/test_mine
  * Run:   test_mine               (tiny x 5 seeds, demo, paper)
  *        test_mine --hash SIZE SEED   (print the mine's hash; compare builds)
  */

@@ -133,6 +133,8 @@ exg_box_rule(unsigned mask_a, unsigned mask_b, int naxes)
 	return (mask_a | mask_b) == (1u << naxes) - 1;
 }
 
+/* ---- box_join_plan.c (exg_box_summarize: box_join_cpu.c) ---- */
+
 /*
  * Choose the grid over the domain of two summarized sides. Automatic
  * (target_cells 0): cubic cells of side s, never thinner than the mean box
@@ -160,6 +162,8 @@ exg_status	exg_box_invalid(exg_error *err, int side, uint64_t i, const double *b
 
 /* memcpy on the CPU worker pool (staging of pageable input for the GPU). */
 void		exg_parallel_memcpy(void *dst, const void *src, size_t bytes, int threads);
+
+/* ---- box_join_cpu.c: the CPU back-end ---- */
 
 /*
  * A filter of meeting pairs, run by the CPU back-end's worker threads (so

@@ -19,82 +19,6 @@
 #include "predicates_cpu.h"
 #include "solid.h"
 
-void
-exg_prepared_init(exg_prepared *g, exg_shape *shape, exg_nonplanar_policy policy)
-{
-	memset(g, 0, sizeof(*g));
-	g->shape = *shape;
-	g->policy = policy;
-	g->closed = -1;
-	exg_shape_init(shape);
-}
-
-static void
-view_free(exg_view *v)
-{
-	exg_prims_free(&v->prims);
-	exg_bvh_free(&v->bvh);
-	memset(v, 0, sizeof(*v));
-}
-
-void
-exg_prepared_free(exg_prepared *g)
-{
-	view_free(&g->view3d);
-	view_free(&g->view2d);
-	exg_bvh_free(&g->areas2d);
-	free(g->area_comps);
-	exg_shape_free(&g->shape);
-	memset(g, 0, sizeof(*g));
-}
-
-static exg_status
-view_ensure(exg_prepared *g, int naxes, bool want_index, exg_error *err)
-{
-	exg_view   *v = naxes == 3 ? &g->view3d : &g->view2d;
-	exg_status	st;
-
-	if (!v->built)
-	{
-		st = naxes == 3 ? exg_prims_build_3d(&g->shape, g->policy, &v->prims, err)
-			: exg_prims_build_2d(&g->shape, &v->prims, err);
-		if (st != EXG_OK)
-			return st;
-		v->built = true;
-	}
-	if (want_index && !v->indexed && v->prims.nprims > EXG_INDEX_MIN_PRIMS)
-	{
-		st = exg_bvh_build(&v->bvh, v->prims.boxes, (uint32_t) v->prims.nprims, err);
-		if (st != EXG_OK)
-			return st;
-		v->indexed = true;
-	}
-	return EXG_OK;
-}
-
-int
-exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visit, void *ctx)
-{
-	size_t		t;
-	int			r;
-
-	if (v->indexed)
-		return exg_bvh_query(&v->bvh, box, visit, ctx);
-	for (t = 0; t < v->prims.nprims; t++)
-		if (exg_boxes_meet(box, &v->prims.boxes[6 * t]) && (r = visit(ctx, (uint32_t) t)) != 0)
-			return r;
-	return 0;
-}
-
-exg_status
-exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view, exg_error *err)
-{
-	exg_status	st = view_ensure(g, 3, indexed, err);
-
-	*view = &g->view3d;
-	return st;
-}
-
 typedef struct pair_search
 {
 	const exg_prims *big;
@@ -172,11 +96,11 @@ exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result, exg_error *err
 	*result = false;
 	if (exg_shape_is_empty(&a->shape) || exg_shape_is_empty(&b->shape))
 		return EXG_OK;
-	if ((st = view_ensure(a, 3, false, err)) != EXG_OK ||
-		(st = view_ensure(b, 3, false, err)) != EXG_OK)
+	if ((st = exg_prepared_view(a, 3, false, err)) != EXG_OK ||
+		(st = exg_prepared_view(b, 3, false, err)) != EXG_OK)
 		return st;
 	a_big = a->view3d.prims.nprims >= b->view3d.prims.nprims;
-	if ((st = view_ensure(a_big ? a : b, 3, true, err)) != EXG_OK)
+	if ((st = exg_prepared_view(a_big ? a : b, 3, true, err)) != EXG_OK)
 		return st;
 
 	saved = exg_round_up_enter();
@@ -335,11 +259,11 @@ exg_intersects_2d(exg_prepared *a, exg_prepared *b, bool *result, exg_error *err
 	*result = false;
 	if (exg_shape_is_empty(&a->shape) || exg_shape_is_empty(&b->shape))
 		return EXG_OK;
-	if ((st = view_ensure(a, 2, false, err)) != EXG_OK ||
-		(st = view_ensure(b, 2, false, err)) != EXG_OK)
+	if ((st = exg_prepared_view(a, 2, false, err)) != EXG_OK ||
+		(st = exg_prepared_view(b, 2, false, err)) != EXG_OK)
 		return st;
 	a_big = a->view2d.prims.nprims >= b->view2d.prims.nprims;
-	if ((st = view_ensure(a_big ? a : b, 2, true, err)) != EXG_OK)
+	if ((st = exg_prepared_view(a_big ? a : b, 2, true, err)) != EXG_OK)
 		return st;
 
 	saved = exg_round_up_enter();

@@ -2,7 +2,8 @@
  * geom_prepared.h — a geometry parsed once and indexed on demand, so that a
  * row-by-row join pays parsing and indexing once per distinct geometry (the
  * PostgreSQL layer caches these across calls, as PostGIS caches its
- * prepared geometries).
+ * prepared geometries). Views and queries: geom_prepared.c; the
+ * intersection tests: geom_intersects.c.
  */
 #ifndef EXG_GEOM_PREPARED_H
 #define EXG_GEOM_PREPARED_H
@@ -46,6 +47,12 @@ void		exg_prepared_init(exg_prepared *g, exg_shape *shape,
 							  exg_nonplanar_policy policy);
 void		exg_prepared_free(exg_prepared *g);
 
+/*
+ * Build the view of naxes (3, or 2 for polygons as areas) once, and its
+ * index when want_index and it has more than EXG_INDEX_MIN_PRIMS primitives.
+ */
+exg_status	exg_prepared_view(exg_prepared *g, int naxes, bool want_index, exg_error *err);
+
 /* The 3D view (primitives, and their index when asked for), built once. */
 exg_status	exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view,
 								exg_error *err);
@@ -56,7 +63,7 @@ int			exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visi
 						   void *ctx);
 
 /*
- * Closed-set intersection in 3D and in 2D (polygons as areas). In 3D a
+ * Closed-set intersection in 3D and in 2D (geom_intersects.c) (polygons as areas). In 3D a
  * geometry flagged solid (PostGIS ST_MakeSolid) is its volume: the boundary
  * and the inside; everything else, closed or not, is a surface.
  */

@@ -147,7 +147,8 @@ void		exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t 
  * The tests of candidate keys, wave after wave (a wave at most
  * unknown.n keys): the float filter (or the double one), double intervals
  * for its unknowns, intersecting keys appended to hits (grown when full),
- * the keys still undecided collected on the host for GMP.
+ * the keys still undecided collected on the host for GMP
+ * (join_gpu_tester.cu).
  */
 struct exg_gpu_tester
 {

@@ -1,5 +1,7 @@
 /*
- * join_internal.h — pieces of the join shared by the CPU and GPU back-ends.
+ * join_internal.h — pieces of the join shared by the CPU and GPU back-ends,
+ * grouped by the file that defines them. The back-ends call these, never
+ * the dispatcher (join.c), so the calls between files form no cycle.
  */
 #ifndef EXG_JOIN_INTERNAL_H
 #define EXG_JOIN_INTERNAL_H
@@ -11,6 +13,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- join_setup.c: before a back-end runs ---- */
 
 /*
  * Start a join: opt_in (or the defaults) into *opt; returns the stats to
@@ -29,6 +33,15 @@ bool		exg_join_picks_gpu(const exg_join_options *opt, exg_status *st, exg_error 
 /* stats->device_name of a run on the CPU worker pool. */
 void		exg_join_name_cpu(exg_join_stats *stats, const exg_join_options *opt);
 
+/* Validate a primitive set before use. */
+exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err);
+
+/* Does a join of nprims primitives (both sides) find its candidates with
+ * the box join (on the GPU or not)? */
+bool		exg_join_culls_by_box_join(const exg_join_options *opt, bool gpu, uint64_t nprims);
+
+/* ---- pair_buffer.c ---- */
+
 /* A growable array of pairs, one per worker thread. */
 typedef struct exg_pair_buffer
 {
@@ -43,6 +56,8 @@ bool		exg_pair_push(exg_pair_buffer *h, uint32_t a, uint32_t b);
 /* Make room for `room` more pairs; false when out of memory. */
 bool		exg_pair_reserve(exg_pair_buffer *h, size_t room);
 
+/* ---- join_exact.c: exact classification and pair tests ---- */
+
 /*
  * Classify primitive i of S exactly (kind, projection axis, orientation)
  * and compute its box. Assumes upward rounding (exg_round_up_enter).
@@ -50,20 +65,17 @@ bool		exg_pair_reserve(exg_pair_buffer *h, size_t room);
 void		exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out,
 							  double *box);
 
-/*
- * exg_join_classify for every primitive of S on the worker pool: *prims and
- * *boxes (6 doubles each: low corner, high corner) are malloc'ed, and the
- * caller frees them also on failure.
- */
-exg_status	exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims,
-								  double **boxes, exg_error *err);
-
 /* Exact closed-set test of two classified primitives. Assumes upward rounding. */
 bool		exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa,
 								const exg_prim_set *B, const exg_prim *pb);
 
-/* Sort pairs by (a, b) and drop repeats; returns the new count. */
-size_t		exg_pairs_sort_unique(exg_pair *pairs, size_t n);
+/*
+ * Decide each pair exactly on the CPU worker pool: result[t] = 1 when they
+ * meet. The one CPU loop behind the GPU join's GMP stage and exg_test_pairs.
+ */
+exg_status	exg_join_decide_pairs(const exg_prim_set *A, const exg_prim_set *B,
+								  const exg_pair *pairs, size_t n, int threads,
+								  uint8_t *result, exg_error *err);
 
 /*
  * Decide undecided candidate pairs exactly on the CPU worker pool (OpenMP
@@ -74,12 +86,20 @@ exg_status	exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B,
 								 const exg_pair *cands, size_t n, int threads,
 								 exg_pair *hits_out, size_t *nhits, exg_error *err);
 
-/* Validate a primitive set before use. */
-exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err);
+/* ---- pair_sort.c ---- */
 
-/* Does a join of nprims primitives (both sides) find its candidates with
- * the box join (on the GPU or not)? */
-bool		exg_join_culls_by_box_join(const exg_join_options *opt, bool gpu, uint64_t nprims);
+/* Sort pairs by (a, b) and drop repeats; returns the new count. */
+size_t		exg_pairs_sort_unique(exg_pair *pairs, size_t n);
+
+/* ---- the CPU back-ends, called by join.c ---- */
+
+/*
+ * exg_join_classify for every primitive of S on the worker pool (join_cpu.c):
+ * *prims and *boxes (6 doubles each: low corner, high corner) are malloc'ed, and the
+ * caller frees them also on failure.
+ */
+exg_status	exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims,
+								  double **boxes, exg_error *err);
 
 /* The CPU join with every pair sharing a cell as a candidate (join_cpu.c). */
 exg_status	exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B,

@@ -44,7 +44,12 @@ exg_status	exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set
 							const exg_join_options *opt, exg_pair **pairs_out,
 							size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
-/* ---- shared by the back-ends ---- */
+/* ---- the CPU back-end (locate_join_cpu.c), which the GPU's shares ---- */
+
+/* exg_locate_join on the CPU worker pool, after the entry point's checks. */
+exg_status	exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
+						   const exg_join_options *opt, exg_pair **pairs_out,
+						   size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
 /* The column grid over the triangles' xy box (dims[2] = 1), in coordinates
  * translated by origin (which the GPU uses; the CPU passes zeros). */

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Check that the engine's files form no cycles (ARCHITECTURE.md, "No cycles").
+
+Two graphs, each must be acyclic:
+  1. includes: file -> each header it #includes "..." (src/engine, src/pg);
+  2. calls: object file -> object file defining a symbol it uses (nm over
+     the built src/engine/*/*.o; the GPU objects count when they are built).
+A dispatcher that also served as a helper library shows up in graph 2 as a
+cycle (dispatcher -> back-end -> dispatcher). The calls between families
+(folders) are printed too, for reading. Prints each cycle found with
+the edges that make it, and exits 1 if there is one.
+
+Usage: python3 test/layout/check_cycles.py   (from the repository root)
+"""
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+
+def sccs(graph):
+    """Strongly connected components of more than one node (or a self-loop)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph[v]:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def include_graph():
+    files = sorted(glob.glob('src/engine/*/*.[ch]') + glob.glob('src/engine/*/*.cu')
+                   + glob.glob('src/engine/*/*.cuh') + glob.glob('src/pg/*.[ch]'))
+    by_name = {}
+    for f in files:
+        by_name.setdefault(os.path.basename(f), f)
+    graph = collections.defaultdict(set)
+    for f in files:
+        graph[f]
+        with open(f, encoding='utf-8') as fh:
+            for m in re.finditer(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M):
+                target = by_name.get(os.path.basename(m.group(1)))
+                if target:
+                    graph[f].add(target)
+    return graph, {}
+
+
+def call_graph():
+    objs = sorted(glob.glob('src/engine/*/*.o'))
+    # gpu_absent.o stands in for the CUDA objects; with those built, it is not linked
+    if any(os.path.exists(o[:-2] + '.cu') for o in objs):
+        objs = [o for o in objs if not o.endswith('/gpu_absent.o')]
+    defs, uses = {}, collections.defaultdict(set)
+    for o in objs:
+        text = subprocess.run(['nm', o], capture_output=True, text=True, check=True).stdout
+        for line in text.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in 'TDBRW':
+                defs.setdefault(p[2], o)
+            elif len(p) == 2 and p[0] == 'U':
+                uses[o].add(p[1])
+    graph, why = collections.defaultdict(set), {}
+    for o in objs:
+        graph[o]
+        for s in uses[o]:
+            d = defs.get(s)
+            if d and d != o:
+                graph[o].add(d)
+                why.setdefault((o, d), []).append(s)
+    return graph, why
+
+
+def report(title, graph, why):
+    cycles = sccs(graph)
+    print(f'{title}: {len(graph)} files, {len(cycles)} cycle(s)')
+    for comp in cycles:
+        print('  cycle:', ' '.join(comp))
+        for a in comp:
+            for b in sorted(graph[a] & set(comp)):
+                print(f'    {a} -> {b}', ' '.join(sorted(why.get((a, b), []))[:6]))
+    return len(cycles)
+
+
+def families(graph):
+    """The call graph between feature families (folders): reported, not checked."""
+    fam = collections.defaultdict(set)
+    for a, bs in graph.items():
+        for b in bs:
+            fa, fb = a.split('/')[2], b.split('/')[2]
+            if fa != fb:
+                fam[fa].add(fb)
+    for f in list(fam):
+        fam[f]
+    return fam
+
+
+def main():
+    bad = report('includes', *include_graph())
+    graph, why = call_graph()
+    if graph:
+        bad += report('calls between objects', graph, why)
+        fam = families(graph)
+        print('calls between families (for reading; not an error):')
+        for f in sorted(fam):
+            print(f'  {f} -> {" ".join(sorted(fam[f]))}')
+    else:
+        print('calls between objects: no src/engine/*/*.o built, skipped')
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == '__main__':
+    main()
