@@ -179,10 +179,14 @@ CREATE FUNCTION exactgpu_last_join_stats(
 	OUT total_ms float8,
 	OUT waves integer,
 	OUT splits integer,
-	OUT contained_pairs bigint)
+	OUT contained_pairs bigint,
+	OUT read_path text,
+	OUT read_workers integer)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION exactgpu_last_join_stats() IS
+	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part';
 
 -- The GPU this backend can use, if any (initialises CUDA on first call).
 -- Memory: in use by live join allocations (0 between joins), kept by the pool

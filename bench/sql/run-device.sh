@@ -27,7 +27,8 @@ touch "$out/device-sql.md"
 if [ -z "${SKIP_REGRESS:-}" ]; then
 echo "== pg_regress with the GPU" | tee -a "$out/device-sql.md"
 tests=$(cd test/regress/sql && ls *.sql | sed 's/\.sql$//' | tr "\n" " ")
-su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
+# gpu_min_primitives = 0: the suite's small joins go to the GPU under exactgpu.device = auto
+su pg -c ". /opt/pgbundle/env; export PGOPTIONS='-c exactgpu.gpu_min_primitives=0'; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=test/regress --load-extension=postgis --load-extension=exactgpu --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 fi

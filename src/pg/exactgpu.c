@@ -8,6 +8,7 @@
 #include "utils/guc.h"
 
 #include "cancel.h"
+#include "custom_join.h"
 #include "join_options.h"
 #include "worker_signals.h"
 
@@ -46,6 +47,7 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	exactgpu_define_join_gucs();
+	exactgpu_custom_join_init();
 	MarkGUCPrefixReserved("exactgpu");
 	exg_set_cancel_callback(exactgpu_cancel_pending);
 	/* in a backend (not a postmaster that forks later): the worker pool now,

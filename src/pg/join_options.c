@@ -20,6 +20,7 @@ int			exactgpu_first_stage = EXG_CULL_AUTO;
 int			exactgpu_worker_threads = 0;
 int			exactgpu_gpu_memory_limit_mb = 0;
 int			exactgpu_memory_limit_mb = 0;
+int			exactgpu_gpu_min_primitives = 65536;
 bool		exactgpu_progress = false;
 
 ExactgpuJoinReport exactgpu_last_join;
@@ -85,6 +86,11 @@ exactgpu_define_join_gucs(void)
 							"Like work_mem, but for join results, which can be tens of millions of rows. At most 256MB are kept (a larger first spill could not be canceled quickly), and never more than exactgpu.memory_limit.",
 							&exactgpu_result_memory_kb, RESULT_MEMORY_MAX_KB, 64, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.gpu_min_primitives",
+							"With exactgpu.device = auto, batch joins of fewer primitives (both sides) run on the CPU.",
+							"A small join is done on the CPU before a GPU would have started (the first GPU join of a backend creates a CUDA context); 0 sends every join to the GPU. Answers never depend on this.",
+							&exactgpu_gpu_min_primitives, 65536, 0, INT_MAX,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("exactgpu.progress",
 							 "Report the phases of batch joins as NOTICEs.",
 							 NULL, &exactgpu_progress, false,
@@ -130,8 +136,8 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	const ExactgpuJoinReport *r = &exactgpu_last_join;
 	const exg_join_stats *s = &r->stats;
 	TupleDesc	tupdesc;
-	Datum		v[24];
-	bool		n[24] = {0};
+	Datum		v[26];
+	bool		n[26] = {0};
 	int			i = 0;
 	char		grid[64];
 
@@ -170,5 +176,7 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	v[i++] = Int32GetDatum((int32) s->waves);
 	v[i++] = Int32GetDatum((int32) s->splits);
 	v[i++] = Int64GetDatum((int64) s->contained);
+	v[i++] = CStringGetTextDatum(r->read_parallel ? "parallel" : "serial");
+	v[i++] = Int32GetDatum((int32) r->read_workers);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, n)));
 }

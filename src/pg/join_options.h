@@ -18,6 +18,8 @@ extern int	exactgpu_worker_threads;
  * cores), with the worker pool started that large and its threads deaf to
  * the backend's signals; fewer when the backend cannot create that many.
  */
+extern int	exactgpu_gpu_min_primitives;
+
 int			exactgpu_threads(void);
 
 /* exactgpu.memory_limit in bytes, within the server's address-space limit. */
@@ -45,6 +47,8 @@ typedef struct ExactgpuJoinReport
 	double		join_ms;		/* the engine join */
 	double		total_ms;
 	char		semantics[32];	/* "3D", "2D" or "3D point in solid" */
+	int			read_workers;	/* parallel worker processes that flattened rows */
+	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

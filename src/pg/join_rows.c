@@ -13,6 +13,7 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
@@ -37,6 +38,8 @@ typedef struct RowReceiver
 	Oid			idtype;
 	uint64		rows;
 	MemoryContext detoast_cxt;
+	Oid			toastrel;		/* the last TOAST relation seen, and */
+	bool		toastrel_shared;	/* whether parallel workers can read it */
 } RowReceiver;
 
 void
@@ -89,6 +92,37 @@ exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 	rows->len += len;
 	rows->ids[rows->n++] = id;
 	rows->off[rows->n] = rows->len;
+}
+
+void
+exactgpu_rows_defer_toast(ExactgpuRows *rows)
+{
+	rows->defer_toast = true;
+}
+
+/*
+ * Keep the TOAST pointer only: it stays valid for the rest of the statement
+ * (the statement's snapshot protects the value from vacuum), in this backend
+ * and in parallel workers, which share that snapshot.
+ */
+void
+exactgpu_rows_add_toast(ExactgpuRows *rows, int64 id, const struct varlena *v)
+{
+	struct varatt_external ext;
+
+	Assert(VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE);
+	if (rows->ntoast == rows->toast_cap)
+	{
+		rows->toast_cap = rows->toast_cap ? 2 * rows->toast_cap : 256;
+		rows->toast = rows->toast
+			? repalloc_huge(rows->toast, rows->toast_cap * sizeof(ExactgpuToastRow))
+			: MemoryContextAllocHuge(rows->mcxt, rows->toast_cap * sizeof(ExactgpuToastRow));
+	}
+	rows->toast[rows->ntoast].id = id;
+	memcpy(rows->toast[rows->ntoast].ptr, v, TOAST_POINTER_SIZE);
+	rows->ntoast++;
+	VARATT_EXTERNAL_GET_POINTER(ext, v);
+	rows->toast_bytes += ext.va_rawsize;
 }
 
 void
@@ -154,6 +188,24 @@ rows_startup(DestReceiver *self, int operation, TupleDesc desc)
 	rr->idtype = idtype;
 }
 
+/*
+ * Can a parallel worker detoast v? Not from a temporary table: its pages
+ * live in this backend's local buffers.
+ */
+static bool
+toast_shared(RowReceiver *rr, const struct varlena *v)
+{
+	struct varatt_external ext;
+
+	VARATT_EXTERNAL_GET_POINTER(ext, v);
+	if (ext.va_toastrelid != rr->toastrel)
+	{
+		rr->toastrel = ext.va_toastrelid;
+		rr->toastrel_shared = get_rel_persistence(ext.va_toastrelid) != RELPERSISTENCE_TEMP;
+	}
+	return rr->toastrel_shared;
+}
+
 static bool
 rows_receive(TupleTableSlot *slot, DestReceiver *self)
 {
@@ -182,6 +234,11 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 	idv = rr->idtype == INT8OID ? DatumGetInt64(id) :
 		rr->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
 	v = (struct varlena *) DatumGetPointer(g);
+	if (rr->out->defer_toast && VARATT_IS_EXTERNAL_ONDISK(v) && toast_shared(rr, v))
+	{
+		exactgpu_rows_add_toast(rr->out, idv, v);
+		return true;
+	}
 	/* in line and plain (either header size): read in place; else detoast.
 	 * An out-of-line pointer also has a 1-byte header: test it first. */
 	if (!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v))

@@ -8,7 +8,19 @@
 
 #include "exactgpu.h"
 
+#include "access/detoast.h"
+
 #include "batch.h"
+
+/*
+ * A row whose geometry is stored out of line (TOAST): its id and the TOAST
+ * pointer, left to be detoasted and flattened by a parallel reader.
+ */
+typedef struct ExactgpuToastRow
+{
+	int64		id;
+	char		ptr[TOAST_POINTER_SIZE];	/* the on-disk varlena pointer */
+} ExactgpuToastRow;
 
 typedef struct ExactgpuRows
 {
@@ -24,12 +36,21 @@ typedef struct ExactgpuRows
 	int32		srid;			/* of every row (checked as rows arrive) */
 	bool		have_srid;
 	uint64		null_geoms;		/* rows skipped for a NULL geometry */
+	/* rows kept as TOAST pointers (exactgpu_rows_defer_toast): */
+	bool		defer_toast;
+	ExactgpuToastRow *toast;
+	size_t		ntoast;
+	size_t		toast_cap;
+	uint64		toast_bytes;	/* their detoasted size, from the pointers */
 } ExactgpuRows;
 
 void		exactgpu_rows_init(ExactgpuRows *rows, const char *context);
 
 /* Add one row: gser/len are the serialized geometry without varlena header. */
 void		exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len);
+
+/* Add one row as its on-disk TOAST pointer (see exactgpu_rows_defer_toast). */
+void		exactgpu_rows_add_toast(ExactgpuRows *rows, int64 id, const struct varlena *v);
 
 /* The rows as the engine reads them (valid while rows is unchanged). */
 exg_row_bytes exactgpu_rows_bytes(const ExactgpuRows *rows);
@@ -44,6 +65,39 @@ void		exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows 
 
 /* The rows of an exactgpu_batch value (ST_ExactBatch aggregate). */
 void		exactgpu_read_batch_rows(Datum batch, const char *which, ExactgpuRows *rows);
+
+/*
+ * Keep geometries stored out of line as TOAST pointers instead of
+ * detoasting them while the query runs, so that exactgpu_rows_flatten can
+ * detoast, parse and flatten them in parallel worker processes.
+ */
+void		exactgpu_rows_defer_toast(ExactgpuRows *rows);
+
+/* How the rows of the last exactgpu_rows_flatten were read. */
+typedef struct ExactgpuReadReport
+{
+	int			workers;		/* parallel worker processes that flattened rows */
+	int			workers_planned;
+	bool		parallel;		/* deferred rows went to parallel workers */
+	double		detoast_ms;		/* leader: serially detoasted deferred rows */
+	double		parse_ms;		/* leader: rows in line parsed on the thread pool */
+	double		wait_ms;		/* leader: waiting for and flattening deferred rows */
+	double		gather_ms;		/* leader: copying flattened rows into the batch */
+} ExactgpuReadReport;
+
+/*
+ * Flatten the rows of `nsides` inputs into their batches (initialised by
+ * the caller, empty): geometries read in line are parsed on the engine's
+ * thread pool; those kept as TOAST pointers are detoasted, parsed and
+ * flattened by parallel worker processes (PostgreSQL's ParallelContext; the
+ * leader takes part) when there is enough of them and PostgreSQL grants
+ * workers, else detoasted here. Batch row i is then the row of ids[i]: rows
+ * kept as pointers come after the others, in query order. SRIDs are
+ * checked across each side. Afterwards only ids and n are meaningful (the
+ * serialized bytes may not cover the rows flattened by workers).
+ */
+void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
+								  ExactgpuReadReport *rep);
 
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);

@@ -26,6 +26,7 @@
 #include "join_options.h"
 #include "join_result.h"
 #include "join_rows.h"
+#include "parallel.h"
 #include "stats.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_join3d_sql);
@@ -79,23 +80,43 @@ join_state_new(int naxes, const char *context)
 	return js;
 }
 
-/* Parse and flatten both sides' rows, on all cores. */
+/*
+ * Parse and flatten both sides' rows: in-line rows on the thread pool,
+ * out-of-line ones by parallel workers when it pays (join_read_parallel.c).
+ */
 static void
-join_state_build(ExactJoinState *js, const char *context)
+join_state_build(ExactJoinState *js, ExactgpuReadReport *rrep)
 {
-	exg_error	err = {0};
+	ExactgpuRows *rows[2] = {&js->rows[0], &js->rows[1]};
+	exg_batch  *batch[2] = {&js->batch[0], &js->batch[1]};
 
+	exactgpu_rows_flatten(rows, batch, 2, rrep);
 	exactgpu_rows_check_srids(&js->rows[0], &js->rows[1]);
-	for (int k = 0; k < 2; k++)
-	{
-		exg_row_bytes bytes = exactgpu_rows_bytes(&js->rows[k]);
-
-		if (exg_batch_add_rows(&js->batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
-			exactgpu_report(&err, context);
-	}
 }
 
 /* ---- the join itself ---- */
+
+/* Primitives per CPU thread below which more threads cost more than they save. */
+#define PRIMS_PER_THREAD 16384
+
+/*
+ * Small joins stay small: under exactgpu.device = auto, a join of fewer
+ * than exactgpu.gpu_min_primitives primitives runs on the CPU (no CUDA
+ * context, no upload), and with worker_threads = 0 a join takes a thread
+ * per PRIMS_PER_THREAD primitives, not every core of a busy machine.
+ */
+static void
+size_join_options(exg_join_options *opt, uint64 nprims)
+{
+	if (opt->device == EXG_DEVICE_AUTO && nprims < (uint64) exactgpu_gpu_min_primitives)
+		opt->device = EXG_DEVICE_CPU;
+	if (exactgpu_worker_threads == 0)
+	{
+		uint64		want = Max(nprims / PRIMS_PER_THREAD, 1);
+
+		opt->worker_threads = (int) Min(want, (uint64) exg_max_threads());
+	}
+}
 
 /*
  * Join the two sides and fill the SRF's tuplestore with (left_id, right_id):
@@ -114,9 +135,12 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 				i;
 	int64	   *pairs;
 	uint64		t_join;
+	ExactgpuReadReport rrep;
 
-	join_state_build(js, context);
+	join_state_build(js, &rrep);
 	memset(rep, 0, sizeof(*rep));
+	rep->read_workers = rrep.workers;
+	rep->read_parallel = rrep.parallel;
 	rep->left_rows = js->rows[0].n;
 	rep->right_rows = js->rows[1].n;
 	rep->left_prims = js->batch[0].nprims;
@@ -130,9 +154,14 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 				(errmsg("%s: read %llu x %llu rows (%llu x %llu primitives) in %.1f ms", context,
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
-						rep->read_ms)));
+						rep->read_ms),
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, in-line rows parsed %.1f ms, out-of-line rows %.1f ms (%d of %d parallel workers), gathered %.1f ms",
+						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms - rrep.gather_ms,
+						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
+						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms)));
 
 	exactgpu_join_options(&opt);
+	size_join_options(&opt, rep->left_prims + rep->right_prims);
 	if ((mode == JOIN_LOCATE ? exg_batch_locate(&js->batch[0], &js->batch[1], &opt, &rows, &nrows,
 								   &rep->stats, &err)
 		 : exg_batch_join(&js->batch[0], &js->batch[1], &opt, &rows, &nrows,
@@ -193,6 +222,9 @@ join_sql(FunctionCallInfo fcinfo, int naxes, JoinMode mode, const char *context)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", context)));
+	/* big geometries stay TOAST pointers until parallel workers take them */
+	exactgpu_rows_defer_toast(&js->rows[0]);
+	exactgpu_rows_defer_toast(&js->rows[1]);
 	exactgpu_read_query_rows(left_sql, "left", &js->rows[0]);
 	exactgpu_read_query_rows(right_sql, "right", &js->rows[1]);
 	SPI_finish();

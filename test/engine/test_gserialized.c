@@ -1657,6 +1657,97 @@ test_shape_text(void)
 	free(t);
 }
 
+/*
+ * The parallel reader's path: each row flattened alone into a reused
+ * one-row batch (exg_batch_reset), the copies appended in order on 1, 2 and
+ * 7 threads (exg_batch_append_flat) after a few rows added directly, must
+ * equal row-by-row reading; an index past its row's vertices is refused.
+ */
+static void
+test_batch_flat(void)
+{
+	bytes		data = {0};
+	size_t	   *off;
+	size_t		n,
+				head = 5;
+	exg_batch	seq,
+				one;
+	exg_flat_row *flat;
+	const int	threads[] = {1, 2, 7};
+
+	rows_from_corpus(9000, &data, &off, &n);
+	exg_batch_init(&seq, 3, EXG_NONPLANAR_ERROR);
+	exg_batch_init(&one, 3, EXG_NONPLANAR_ERROR);
+	flat = xmalloc(n * sizeof(exg_flat_row));
+	for (size_t i = 0; i < n; i++)
+	{
+		exg_shape	sh;
+		exg_error	err = {0};
+		double	   *xyz;
+		uint32_t   *tri;
+
+		exg_shape_init(&sh);
+		if (exg_gserialized_read(data.b + off[i], off[i + 1] - off[i], &sh, &err) != EXG_OK ||
+			exg_batch_add(&seq, &sh, &err) != EXG_OK)
+			FAIL("row %zu: %s", i, err.message);
+		exg_batch_reset(&one);
+		if (exg_batch_add(&one, &sh, &err) != EXG_OK || one.nrows != 1)
+			FAIL("row %zu alone: %s", i, err.message);
+		exg_shape_free(&sh);
+		xyz = xmalloc(one.nverts * 3 * sizeof(double));
+		tri = xmalloc(one.nprims * 3 * sizeof(uint32_t));
+		memcpy(xyz, one.xyz, one.nverts * 3 * sizeof(double));
+		memcpy(tri, one.tri, one.nprims * 3 * sizeof(uint32_t));
+		flat[i] = (exg_flat_row) {xyz, tri, one.nverts, one.nprims, one.solid[0]};
+	}
+	for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
+	{
+		exg_row_bytes rows = {data.b, off, head};
+		exg_batch	par;
+		exg_error	err = {0};
+
+		exg_batch_init(&par, 3, EXG_NONPLANAR_ERROR);
+		n_checks++;
+		if (exg_batch_add_rows(&par, &rows, threads[t], &err) != EXG_OK ||
+			exg_batch_append_flat(&par, flat + head, n - head, threads[t], &err) != EXG_OK)
+			FAIL("flat rows, %d threads: %s", threads[t], err.message);
+		else if (!same_batch(&seq, &par))
+			FAIL("flat rows, %d threads: batch differs from row-by-row reading", threads[t]);
+		exg_batch_free(&par);
+	}
+	/* a row whose index points past its vertices */
+	for (size_t i = n / 2; i < n; i++)
+		if (flat[i].nprims > 0)
+		{
+			exg_batch	bad;
+			exg_error	err = {0};
+			uint32_t   *tri = (uint32_t *) flat[i].tri;
+			uint32_t	saved = tri[1];
+
+			tri[1] = (uint32_t) flat[i].nverts;
+			exg_batch_init(&bad, 3, EXG_NONPLANAR_ERROR);
+			n_checks++;
+			if (exg_batch_append_flat(&bad, flat, n, 2, &err) == EXG_OK || err.row != i + 1 ||
+				bad.nrows != 0)
+				FAIL("flat rows: a bad index in row %zu not refused (row %llu)", i,
+					 (unsigned long long) err.row);
+			tri[1] = saved;
+			exg_batch_free(&bad);
+			break;
+		}
+	printf("flat rows: %zu rows flattened alone and appended on 1, 2 and 7 threads equal row-by-row reading\n", n);
+	for (size_t i = 0; i < n; i++)
+	{
+		free((void *) flat[i].xyz);
+		free((void *) flat[i].tri);
+	}
+	free(flat);
+	exg_batch_free(&one);
+	exg_batch_free(&seq);
+	free(off);
+	free(data.b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1675,6 +1766,7 @@ main(int argc, char **argv)
 	test_shape_text();
 	test_wkt_cases(false);
 	test_batch_rows();
+	test_batch_flat();
 	test_deep_nesting();
 	test_real_cases();
 	test_errors();

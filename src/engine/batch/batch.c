@@ -28,8 +28,21 @@ exg_batch_free(exg_batch *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void
+exg_batch_reset(exg_batch *b)
+{
+	b->nverts = 0;
+	b->nprims = 0;
+	b->nrows = 0;
+	b->nsolid = 0;
+}
+
+/*
+ * Grow *buf to hold need elements, doubling; *cap is updated (it was not,
+ * once: every vertex then paid a realloc call, 12% of reading a mine).
+ */
 static bool
-grow(void **buf, size_t *cap, size_t need, size_t elem, size_t *cap_out)
+grow(void **buf, size_t *cap, size_t need, size_t elem)
 {
 	size_t		ncap;
 	void	   *nb;
@@ -43,8 +56,7 @@ grow(void **buf, size_t *cap, size_t need, size_t elem, size_t *cap_out)
 	if (nb == NULL)
 		return false;
 	*buf = nb;
-	if (cap_out)
-		*cap_out = ncap;
+	*cap = ncap;
 	return true;
 }
 
@@ -54,7 +66,7 @@ add_vertex(exg_batch *b, const double *v)
 {
 	if (b->nverts >= UINT32_MAX - 1)
 		return UINT32_MAX;
-	if (!grow((void **) &b->xyz, &b->verts_cap, b->nverts + 1, 3 * sizeof(double), NULL))
+	if (!grow((void **) &b->xyz, &b->verts_cap, b->nverts + 1, 3 * sizeof(double)))
 		return UINT32_MAX;
 	b->xyz[3 * b->nverts] = v[0];
 	b->xyz[3 * b->nverts + 1] = v[1];
@@ -65,13 +77,16 @@ add_vertex(exg_batch *b, const double *v)
 static exg_status
 add_prim(exg_batch *b, uint32_t i0, uint32_t i1, uint32_t i2, exg_error *err)
 {
-	size_t		cap = b->prims_cap;
+	size_t		cap = b->prims_cap,
+				cap2 = b->prims_cap;
 
 	if (i0 == UINT32_MAX || i1 == UINT32_MAX || i2 == UINT32_MAX || b->nprims >= UINT32_MAX - 1)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
-	if (!grow((void **) &b->tri, &cap, b->nprims + 1, 3 * sizeof(uint32_t), NULL) ||
-		!grow((void **) &b->owner, &b->prims_cap, b->nprims + 1, sizeof(uint32_t), NULL))
+	/* tri and owner share prims_cap: both grow from it to the same size */
+	if (!grow((void **) &b->tri, &cap, b->nprims + 1, 3 * sizeof(uint32_t)) ||
+		!grow((void **) &b->owner, &cap2, b->nprims + 1, sizeof(uint32_t)))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	b->prims_cap = cap < cap2 ? cap : cap2;
 	b->tri[3 * b->nprims] = i0;
 	b->tri[3 * b->nprims + 1] = i1;
 	b->tri[3 * b->nprims + 2] = i2;
@@ -90,6 +105,9 @@ add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
 
 	if (st != EXG_OK)
 		return st;
+	/* room for every primitive's vertices up front, not one doubling at a time */
+	if (!grow((void **) &b->xyz, &b->verts_cap, b->nverts + 3 * p.nprims, 3 * sizeof(double)))
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
 	for (t = 0; t < p.nprims && st == EXG_OK; t++)
 	{
 		const exg_prim *pr = &p.prims[t];
@@ -221,7 +239,7 @@ exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 
 	if (b->nrows >= UINT32_MAX - 1)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
-	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1, &b->solid_cap))
+	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
 	b->solid[b->nrows] = b->naxes == 3 && s->is_solid;
 	b->nsolid += b->solid[b->nrows];

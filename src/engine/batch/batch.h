@@ -44,6 +44,9 @@ typedef struct exg_batch
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
 void		exg_batch_free(exg_batch *b);
 
+/* Empty b, keeping its buffers (a reader flattening one row after another). */
+void		exg_batch_reset(exg_batch *b);
+
 /* Add the primitives of one geometry as row b->nrows (then b->nrows++). */
 exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
 
@@ -65,6 +68,31 @@ typedef struct exg_row_bytes
  */
 exg_status	exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads,
 							   exg_error *err);
+
+/*
+ * One row already flattened elsewhere (by a parallel reader process): its
+ * vertices, and 3 indices into them per primitive, as exg_batch_add made
+ * them for a batch holding only this row.
+ */
+typedef struct exg_flat_row
+{
+	const double *xyz;
+	const uint32_t *tri;
+	size_t		nverts;
+	size_t		nprims;
+	uint8_t		solid;
+} exg_flat_row;
+
+/*
+ * Append flattened rows to b as rows b->nrows, b->nrows + 1, ... in order:
+ * the result equals exg_batch_add of each row's geometry. The arrays are
+ * sized once and filled on `threads` threads (0 = all; the caller picks 1
+ * for small inputs), so a reader that flattened rows in parallel pays one
+ * copy at memory speed, not a serial concatenation. Indices are checked
+ * against their row's vertex count; on error b is unchanged.
+ */
+exg_status	exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int threads,
+								  exg_error *err);
 
 /*
  * The exact box of each row: lo then hi (naxes doubles each) at

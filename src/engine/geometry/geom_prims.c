@@ -271,6 +271,10 @@ exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy, exg_prims *o
 	out->xyz = s->xyz;
 	if (ends == NULL)
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory building primitives");
+	/* a primitive per component at least (a TIN: one per triangle), sized
+	 * once rather than doubled from 16 (reallocs were 12% of reading) */
+	else if (s->ncomps > 0)
+		st = reserve(out, s->ncomps, err);
 	for (ci = 0; ci < s->ncomps && st == EXG_OK; ci++)
 	{
 		const exg_comp *c = &s->comps[ci];

@@ -21,6 +21,7 @@
 extern "C" {
 #include "cancel.h"
 #include "gpu.h"
+#include "host_copy.h"
 #include "join_internal.h"
 #include "stats.h"
 }
@@ -56,6 +57,27 @@ bits_for(uint32_t n)
 	return b;
 }
 
+/* Bytes per piece of a staged upload. */
+#define UPLOAD_PIECE ((size_t) 64 << 20)
+
+/*
+ * src (pageable) -> staging (pinned, n bytes of it reserved for this copy)
+ * -> dst on the device, in pieces. Each piece has its own staging bytes, so
+ * a piece copied later never overwrites one the bus is still reading.
+ */
+static void
+upload_staged(void *dst, char *staging, const void *src, size_t n, cudaStream_t s)
+{
+	for (size_t off = 0; off < n; off += UPLOAD_PIECE)
+	{
+		size_t		len = n - off < UPLOAD_PIECE ? n - off : UPLOAD_PIECE;
+
+		exg_copy_parallel(staging + off, (const char *) src + off, len);
+		EXG_CUDA(cudaMemcpyAsync((char *) dst + off, staging + off, len,
+								 cudaMemcpyHostToDevice, s));
+	}
+}
+
 void
 exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s)
 {
@@ -69,19 +91,26 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaS
 	d.arity = S->arity;
 	d.xyz.alloc((size_t) 3 * S->nverts);
 	d.vidx.alloc((size_t) S->arity * S->nprims);
-	/* Pageable memory goes through the pinned staging buffer (7x faster DMA). */
+	/*
+	 * Pageable memory goes through the pinned staging buffer (7x faster
+	 * DMA), piece by piece: each piece is copied on the worker pool and its
+	 * DMA queued at once, so the bus moves one piece while the threads copy
+	 * the next (one thread alone copied at ~2 GB/s, below the bus).
+	 */
 	if (xyz_bytes && !exg_is_pinned(S->xyz))
 	{
-		memcpy(staging, S->xyz, xyz_bytes);
-		xyz = staging;
+		upload_staged(d.xyz.p, staging, S->xyz, xyz_bytes, s);
+		xyz = nullptr;
 	}
 	if (idx_bytes && !exg_is_pinned(S->vidx))
 	{
-		memcpy(staging + xyz_bytes, S->vidx, idx_bytes);
-		idx = staging + xyz_bytes;
+		upload_staged(d.vidx.p, staging + xyz_bytes, S->vidx, idx_bytes, s);
+		idx = nullptr;
 	}
-	EXG_CUDA(cudaMemcpyAsync(d.xyz.p, xyz, xyz_bytes, cudaMemcpyHostToDevice, s));
-	EXG_CUDA(cudaMemcpyAsync(d.vidx.p, idx, idx_bytes, cudaMemcpyHostToDevice, s));
+	if (xyz)
+		EXG_CUDA(cudaMemcpyAsync(d.xyz.p, xyz, xyz_bytes, cudaMemcpyHostToDevice, s));
+	if (idx)
+		EXG_CUDA(cudaMemcpyAsync(d.vidx.p, idx, idx_bytes, cudaMemcpyHostToDevice, s));
 }
 
 __global__ static void

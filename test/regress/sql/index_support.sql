@@ -1,5 +1,7 @@
 -- Planner support: a plain JOIN ... ON ST_ExactIntersects3D / ST_ExactIntersects
 -- uses a GiST index on either side, like ST_3DIntersects / ST_Intersects.
+-- (These are the row-by-row plans: the batch join is custom_join's test.)
+SET exactgpu.enable_batch_join = off;
 CREATE TABLE holes (id int PRIMARY KEY, geom geometry);
 CREATE TABLE bodies (id int PRIMARY KEY, geom geometry);
 -- 400 short vertical holes on a grid and 100 small tetrahedral surfaces.
@@ -64,3 +66,4 @@ WHERE ST_X(ST_StartPoint(h.geom)) BETWEEN (b.id / 10) * 10 AND (b.id / 10) * 10 
   AND ST_X(ST_StartPoint(h.geom)) - (b.id / 10) * 10 + ST_Y(ST_StartPoint(h.geom)) - (b.id % 10) * 10 <= 3;
 
 DROP TABLE holes, bodies;
+RESET exactgpu.enable_batch_join;

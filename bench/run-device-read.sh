@@ -1,0 +1,170 @@
+#!/bin/sh
+# On the GPU machine (device tool), in one go (< 5 minutes on an H100 + 16
+# cores): the batch join's read path against PostgreSQL's own floor.
+#   1. the `paper` (10^6 triangles) and `large` (10^7) mines, loaded once;
+#   2. per mine (bench/sql/read.sql): the single-backend detoast floor
+#      (sum(length(geom::bytea))), then ST_ExactIntersects3DJoin on the GPU
+#      and on the CPU (16 threads), each with the parallel read and with the
+#      serial one (max_parallel_workers_per_gather = 0): read / upload / join
+#      / result rows / total, read against the floor, pairs;
+#   3. the large bodies re-stored with lz4 compression and with STORAGE
+#      EXTERNAL (no compression): floor and GPU join again (README, storage);
+#   4. a statement_timeout landing in the parallel read of the large mine:
+#      how long the cancel took, and parallel workers left afterwards;
+#   5. the first GPU join in a fresh backend (CUDA context), with
+#      CUDA_MODULE_LOADING=LAZY and EAGER, and a 400-hole join under
+#      exactgpu.device = auto (stays on the CPU below gpu_min_primitives).
+# Carried: .carry/pgbundle.tar.xz (PostgreSQL with this branch's exactgpu
+# installed, built with CUDA: shared/tools/pg-bundle.sh after make install).
+# demo/bin/minegen is built here if absent. Results: $OUT/read.md.
+set -eu
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+sizes=${SIZES:-paper large}
+[ -x demo/bin/minegen ] || make -s demo/bin/minegen
+tar -xJf .carry/pgbundle.tar.xz -C /
+/opt/pgbundle/activate >/dev/null
+. /opt/pgbundle/env
+work=/tmp/exactgpu-read
+pkill -x postgres 2>/dev/null && sleep 2 || true
+rm -rf "$work" && mkdir -p "$work" && cp -r bench "$work/" && chown -R pg "$work"
+ncores=$(nproc)
+pgopts="-k /tmp -c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal -c max_wal_senders=0 \
+ -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) -c max_parallel_workers=$ncores \
+ -c max_parallel_workers_per_gather=$((ncores - 1)) -c exactgpu.worker_threads=0"
+start_pg() {	# $1: extra environment for the postmaster (CUDA_MODULE_LOADING=...)
+	su pg -c ". /opt/pgbundle/env; $1 pg_ctl -D $work/data -l $work/pg.log -o '$pgopts' -w start" >/dev/null
+}
+stop_pg() { su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data -m fast -w stop" >/dev/null || true; }
+su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null"
+start_pg ""
+export PGHOST=/tmp PGUSER=pg PGDATABASE=postgres
+q() { su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres $*"; }
+q "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
+
+report="$out/read.md"
+{
+	echo "# exactgpu batch join: the read path against the detoast floor"
+	echo
+	echo "Device: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo none);" \
+		"host: $ncores cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); PostgreSQL: $(su pg -c '. /opt/pgbundle/env; postgres --version')"
+	echo
+	echo "/dev/shm (the parallel read's shared memory): $(df -h /dev/shm | tail -1)"
+	echo
+	echo "Settings: max_parallel_workers_per_gather = $((ncores - 1)), max_parallel_workers = $ncores, shared_buffers = 16GB (tables cached)."
+	echo
+} > "$report"
+
+for size in $sizes; do
+	t0=$(date +%s)
+	rm -rf "$work/mine-$size" && mkdir -p "$work/mine-$size"
+	demo/bin/minegen --size "$size" --out "$work/mine-$size" >/dev/null
+	chown -R pg "$work/mine-$size"
+	q "-q -v dir=$work/mine-$size -v replace=1 -f $work/mine-$size/load.sql" >/dev/null
+	q "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+	echo "## $size mine (generated and loaded in $(( $(date +%s) - t0 )) s)" >> "$report"
+	echo '```' >> "$report"
+	q "-v label=$size/pglz -v devices='gpu cpu' -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
+	echo '```' >> "$report"
+done
+
+# storage settings, on the last mine loaded (large by default)
+echo "## storage of the bodies: pglz (default) / lz4 / EXTERNAL (uncompressed)" >> "$report"
+echo '```' >> "$report"
+for storage in lz4 external; do
+	t0=$(date +%s)
+	if [ "$storage" = lz4 ]; then
+		set_storage="ALTER TABLE ore_bodies_new ALTER geom SET COMPRESSION lz4"
+	else
+		set_storage="ALTER TABLE ore_bodies_new ALTER geom SET STORAGE EXTERNAL"
+	fi
+	q "-q" <<SQL >/dev/null
+CREATE TABLE ore_bodies_new (LIKE ore_bodies INCLUDING ALL);
+$set_storage;
+-- a new value (ST_SetSRID copies it), so that it is compressed anew: an
+-- INSERT ... SELECT would keep the pglz-compressed bytes as they are
+INSERT INTO ore_bodies_new SELECT body_id, name, ST_SetSRID(geom, ST_SRID(geom)) FROM ore_bodies;
+DROP TABLE ore_bodies CASCADE;
+ALTER TABLE ore_bodies_new RENAME TO ore_bodies;
+VACUUM ANALYZE ore_bodies;
+SQL
+	echo "(re-stored as $storage in $(( $(date +%s) - t0 )) s)" >> "$report"
+	q "-v label=storage/$storage -v devices=gpu -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
+done
+echo '```' >> "$report"
+
+# cancel in the parallel read
+echo "## statement_timeout during the parallel read" >> "$report"
+echo '```' >> "$report"
+q "" <<'SQL' 2>&1 | tee -a "$report"
+\pset footer off
+CREATE FUNCTION cancel_latency(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+	EXECUTE q;
+	RETURN 'not canceled after ' || (clock_timestamp() - t0)::text;
+EXCEPTION WHEN query_canceled THEN
+	RETURN 'canceled after ' || (clock_timestamp() - t0)::text || ' (timeout ' ||
+		current_setting('statement_timeout') || ')';
+END $$;
+SET exactgpu.device = 'gpu';
+SELECT count(*) AS warm_up FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes LIMIT 10', 'SELECT body_id, geom FROM ore_bodies LIMIT 1');
+SET statement_timeout = '150ms';
+SELECT cancel_latency('SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')');
+SET statement_timeout = '300ms';
+SELECT cancel_latency('SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')');
+RESET statement_timeout;
+SELECT pg_sleep(0.5);
+SELECT count(*) AS parallel_workers_left FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SELECT count(*) AS pairs_after_cancel, (SELECT read_path || ' / ' || read_workers FROM exactgpu_last_join_stats()) AS read
+FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SQL
+echo '```' >> "$report"
+
+# the first GPU join in a fresh backend, and small joins under auto
+echo "## first GPU join in a fresh backend; a small join under exactgpu.device = auto" >> "$report"
+echo '```' >> "$report"
+small_setup="CREATE TABLE IF NOT EXISTS few_holes AS SELECT i * 20 + j AS id,
+	ST_MakeLine(ST_MakePoint(i * 5 + 0.5, j * 5 + 0.5, 10), ST_MakePoint(i * 5 + 0.5, j * 5 + 0.5, -1 + (i % 3))) AS geom
+	FROM generate_series(0, 19) i, generate_series(0, 19) j;
+CREATE TABLE IF NOT EXISTS few_bodies AS SELECT i * 10 + j AS id, ST_GeomFromText(format(
+	'TIN Z(((%1\$s %2\$s -1, %3\$s %2\$s -1, %1\$s %4\$s -1, %1\$s %2\$s -1)), ((%1\$s %2\$s -1, %1\$s %2\$s 1, %3\$s %2\$s -1, %1\$s %2\$s -1)), ((%1\$s %2\$s -1, %1\$s %4\$s -1, %1\$s %2\$s 1, %1\$s %2\$s -1)), ((%3\$s %2\$s -1, %1\$s %2\$s 1, %1\$s %4\$s -1, %3\$s %2\$s -1)))',
+	i * 10, j * 10, i * 10 + 3, j * 10 + 3)) AS geom
+	FROM generate_series(0, 9) i, generate_series(0, 9) j;"
+q "-q" <<SQL >/dev/null
+$small_setup
+SQL
+first_join() {	# $1: label, $2: PGOPTIONS; a fresh backend each time
+	for i in 1 2 3; do
+		su pg -c ". /opt/pgbundle/env; PGOPTIONS='$2' psql -X -At -h /tmp -d postgres" <<'SQL' 2>&1 | tr '\n' ' '
+\timing on
+SELECT count(*) || ' pairs' FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+\timing off
+SELECT 'on ' || device FROM exactgpu_last_join_stats();
+SQL
+		echo " ($1)"
+	done
+}
+stop_pg; start_pg "CUDA_MODULE_LOADING=LAZY"
+echo "exactgpu.device = gpu, 400 holes x 100 tetrahedra, fresh backend, CUDA_MODULE_LOADING=LAZY:" | tee -a "$report"
+first_join lazy "-c exactgpu.device=gpu" | tee -a "$report"
+stop_pg; start_pg "CUDA_MODULE_LOADING=EAGER"
+echo "the same, CUDA_MODULE_LOADING=EAGER:" | tee -a "$report"
+first_join eager "-c exactgpu.device=gpu" | tee -a "$report"
+stop_pg; start_pg ""
+echo "exactgpu.device = auto (default gpu_min_primitives: the CPU), fresh backend:" | tee -a "$report"
+first_join auto "" | tee -a "$report"
+q "" <<'SQL' 2>&1 | tee -a "$report"
+\pset footer off
+SELECT count(*) AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+SELECT device, read_path, round(read_ms::numeric, 2) AS read_ms, round(join_ms::numeric, 2) AS join_ms,
+	round(total_ms::numeric, 2) AS total_ms FROM exactgpu_last_join_stats();
+\timing on
+DO $$ BEGIN FOR i IN 1..200 LOOP
+	PERFORM count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+END LOOP; END $$;
+SQL
+echo '```' >> "$report"
+stop_pg
+cp "$work/pg.log" "$out/read-pg.log" 2>/dev/null || true

@@ -1,0 +1,127 @@
+/*
+ * batch_flat.c — rows flattened elsewhere, gathered into one batch.
+ *
+ * Parallel reader processes (src/pg/join_read_parallel.c) detoast, parse
+ * and flatten each row into a one-row batch in shared memory. Joining them
+ * is then only copying: every row's place in the arrays is known from the
+ * counts (a prefix sum), so the arrays are allocated once and each row is
+ * copied, its indices shifted by the vertices before it, by any thread.
+ */
+#include "batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel.h"
+
+exg_status
+exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int threads,
+					  exg_error *err)
+{
+	size_t	   *vbase,
+			   *pbase;
+	size_t		nv = b->nverts,
+				np = b->nprims,
+				nr = b->nrows + n,
+				bad = SIZE_MAX;
+	double	   *xyz;
+	uint32_t   *tri,
+			   *owner;
+	uint8_t    *solid;
+	int			t = exg_threads(threads);
+
+	if (n == 0)
+		return EXG_OK;
+	vbase = malloc(sizeof(size_t) * n);
+	pbase = malloc(sizeof(size_t) * n);
+	if (vbase == NULL || pbase == NULL)
+	{
+		free(vbase);
+		free(pbase);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		vbase[i] = nv;
+		pbase[i] = np;
+		nv += rows[i].nverts;
+		np += rows[i].nprims;
+	}
+	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX - 1)
+	{
+		free(vbase);
+		free(pbase);
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+	}
+	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
+	if (xyz)
+		b->xyz = xyz;
+	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
+	if (tri)
+		b->tri = tri;
+	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
+	if (owner)
+		b->owner = owner;
+	solid = realloc(b->solid, nr);
+	if (solid)
+		b->solid = solid;
+	if (!xyz || !tri || !owner || !solid)
+	{
+		free(vbase);
+		free(pbase);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	}
+	b->verts_cap = nv;
+	b->prims_cap = np;
+	b->solid_cap = nr;
+
+	/*
+	 * Rows differ a lot in size (a body of 10^5 triangles, a hole of 30
+	 * segments): dynamic scheduling over rows balances well enough. A bad
+	 * index (a reader's bug, or corrupted shared memory) is the one error:
+	 * the first such row is reported, as a sequential copy would.
+	 */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1 && n > 1)
+	for (size_t i = 0; i < n; i++)
+	{
+		const exg_flat_row *r = &rows[i];
+		uint32_t	vb = (uint32_t) vbase[i];
+		uint32_t   *dt = b->tri + 3 * pbase[i];
+		uint32_t   *dow = b->owner + pbase[i];
+		uint32_t	row = (uint32_t) (b->nrows + i);
+		bool		ok = true;
+
+		memcpy(b->xyz + 3 * vbase[i], r->xyz, r->nverts * 3 * sizeof(double));
+		for (size_t k = 0; k < 3 * r->nprims; k++)
+		{
+			ok &= r->tri[k] < r->nverts;
+			dt[k] = r->tri[k] + vb;
+		}
+		for (size_t k = 0; k < r->nprims; k++)
+			dow[k] = row;
+		b->solid[b->nrows + i] = b->naxes == 3 && r->solid;
+		if (!ok)
+		{
+#pragma omp critical(exg_flat_bad)
+			if (i < bad)
+				bad = i;
+		}
+	}
+	free(vbase);
+	free(pbase);
+	if (bad != SIZE_MAX)
+	{
+		exg_status	st = exg_fail(err, EXG_ERR_ARGUMENT,
+								  "a flattened join input row refers to a vertex it does not have");
+
+		if (err)
+			err->row = b->nrows + bad + 1;
+		return st;
+	}
+	for (size_t i = 0; i < n; i++)
+		b->nsolid += b->naxes == 3 && rows[i].solid;
+	b->nverts = nv;
+	b->nprims = np;
+	b->nrows = nr;
+	return EXG_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * custom_join.h — plain SQL joins on ST_ExactIntersects3D / ST_ExactIntersects
+ * run as one batch join: a CustomScan join provider (custom_join.c plans it,
+ * custom_join_exec.c runs it and streams the joined rows).
+ *
+ * The plan node's fields, as both halves read them:
+ *   custom_plans       the outer and the inner child plans, in that order;
+ *   custom_scan_tlist  the outer child's target list, then the inner's: the
+ *                      scan tuple is an outer row beside an inner row;
+ *   custom_exprs       one element: the join clause (a FuncExpr), its Vars
+ *                      made INDEX_VAR references into that scan tuple;
+ *   custom_private     integers, indexed by the ExactJoinPrivate enum.
+ * Other join clauses go into the plan's qual, checked on each joined row.
+ */
+#ifndef EXACTGPU_CUSTOM_JOIN_H
+#define EXACTGPU_CUSTOM_JOIN_H
+
+#include "exactgpu.h"
+
+#include "nodes/extensible.h"
+
+#define EXACT_JOIN_NAME "ExactJoin"
+
+typedef enum ExactJoinPrivate
+{
+	EJP_NAXES = 0,				/* 3: ST_ExactIntersects3D; 2: ST_ExactIntersects */
+	EJP_SWAPPED,				/* 1: the clause's first argument is the inner side's */
+	EJP_DEVICE,					/* exg_device planned: CPU for joins too small for a GPU */
+	EJP_JOINTYPE,				/* JOIN_INNER, JOIN_SEMI or JOIN_ANTI */
+	EJP_COUNT
+} ExactJoinPrivate;
+
+/* GUC exactgpu.enable_batch_join. */
+extern bool exactgpu_enable_batch_join;
+
+/* Install the planner hook and the plan node's methods (from _PG_init). */
+void		exactgpu_custom_join_init(void);
+
+/* The executor's methods (custom_join_exec.c). */
+extern const CustomScanMethods exactgpu_join_scan_methods;
+
+#endif							/* EXACTGPU_CUSTOM_JOIN_H */

@@ -1,0 +1,533 @@
+/*
+ * custom_join_exec.c — the executor half of the ExactJoin custom join.
+ *
+ * On its first call the node reads both children whole, keeping each row as
+ * a MinimalTuple and each geometry's bytes for the engine; the engine parses
+ * the geometries on all cores and joins them (GPU or CPU); the node then
+ * hands one joined row upward per call, formed from the two stored rows
+ * (the scan tuple is an outer row beside an inner row; the plan's target
+ * list and qual read it through INDEX_VAR). Nothing is materialized twice:
+ * a LIMIT above stops the streaming, not a result store.
+ *
+ * The answer is that of the predicate called row by row: a NULL geometry
+ * meets nothing (the predicates are strict), an empty one meets nothing, a
+ * row flagged solid is its volume on either side (exg_batch_join), and mixed
+ * SRIDs are an error.
+ */
+#include "exactgpu.h"
+
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+#include "batch.h"
+#include "custom_join.h"
+#include "join_options.h"
+#include "join_rows.h"
+#include "parallel.h"
+#include "stats.h"
+
+/* Primitives per CPU thread, as the SRFs size their joins (sql_join.c). */
+#define PRIMS_PER_THREAD 16384
+
+/* One input of the engine join: the rows of one child. */
+typedef struct ExactJoinSide
+{
+	PlanState  *ps;
+	int			first;			/* its first column in the scan tuple */
+	int			natts;
+	TupleTableSlot *slot;		/* to deform a stored row */
+	ExprState  *geom;			/* the clause's argument read from this side */
+	bool		keep_nulls;		/* keep rows without geometry (outer of semi/anti) */
+	MinimalTuple *tuples;		/* the rows read */
+	size_t		ntuples;
+	size_t		cap;
+	int64	   *row_tuple;		/* engine row -> index into tuples */
+	uint64		rows;			/* engine rows (geometry not NULL) */
+	uint64		prims;
+	uint64		nulls;
+} ExactJoinSide;
+
+typedef struct ExactJoinState
+{
+	CustomScanState css;
+	FuncExpr   *clause;
+	int			naxes;
+	int			device;			/* as planned */
+	JoinType	jointype;
+	const char *context;		/* the predicate's name, for messages */
+	/* side[0] gives the clause's first argument, side[1] its second */
+	ExactJoinSide side[2];
+	int			outer;			/* which side is the outer child */
+	MemoryContext run_cxt;		/* one run's rows and result */
+	MemoryContextCallback cb;	/* frees the engine's malloc'ed memory */
+	bool		joined;
+	exg_batch	batch[2];
+	uint64_t   *pairs;			/* (side 0 row << 32) | side 1 row, sorted */
+	size_t		npairs;
+	bool	   *matched;		/* semi/anti: outer tuples with a match */
+	size_t		next;			/* next pair, or next outer tuple */
+	int64		shown_left;		/* tuple of side 0 now in the scan slot */
+	/* for EXPLAIN ANALYZE, summed over runs */
+	int			runs;
+	exg_join_stats stats;
+	char		device_used[96];
+	double		read_ms;
+	double		join_ms;
+} ExactJoinState;
+
+static Node *exact_join_create_state(CustomScan *cscan);
+static void exact_join_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exact_join_exec(CustomScanState *node);
+static void exact_join_end(CustomScanState *node);
+static void exact_join_rescan(CustomScanState *node);
+static void exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+const CustomScanMethods exactgpu_join_scan_methods = {
+	.CustomName = EXACT_JOIN_NAME,
+	.CreateCustomScanState = exact_join_create_state,
+};
+
+static const CustomExecMethods exact_join_exec_methods = {
+	.CustomName = EXACT_JOIN_NAME,
+	.BeginCustomScan = exact_join_begin,
+	.ExecCustomScan = exact_join_exec,
+	.EndCustomScan = exact_join_end,
+	.ReScanCustomScan = exact_join_rescan,
+	.ExplainCustomScan = exact_join_explain,
+};
+
+static Node *
+exact_join_create_state(CustomScan *cscan)
+{
+	ExactJoinState *ejs = palloc0(sizeof(ExactJoinState));
+
+	NodeSetTag(ejs, T_CustomScanState);
+	ejs->css.flags = cscan->flags;
+	ejs->css.methods = &exact_join_exec_methods;
+	return (Node *) ejs;
+}
+
+/* The engine's memory (malloc) goes with the run's context, on errors too. */
+static void
+run_free(void *arg)
+{
+	ExactJoinState *ejs = arg;
+
+	exg_batch_free(&ejs->batch[0]);
+	exg_batch_free(&ejs->batch[1]);
+	free(ejs->pairs);
+	ejs->pairs = NULL;
+	ejs->npairs = 0;
+}
+
+static void
+run_reset(ExactJoinState *ejs)
+{
+	if (ejs->run_cxt)
+		MemoryContextDelete(ejs->run_cxt);	/* calls run_free */
+	ejs->run_cxt = NULL;
+	ejs->joined = false;
+	ejs->matched = NULL;
+	ejs->next = 0;
+	ejs->shown_left = -1;
+	for (int k = 0; k < 2; k++)
+	{
+		ejs->side[k].tuples = NULL;
+		ejs->side[k].ntuples = ejs->side[k].cap = 0;
+		ejs->side[k].row_tuple = NULL;
+	}
+}
+
+static void
+exact_join_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	ExactJoinState *ejs = (ExactJoinState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *priv = cscan->custom_private;
+	bool		swapped;
+	int			first = 0;
+
+	ejs->clause = linitial_node(FuncExpr, cscan->custom_exprs);
+	ejs->naxes = intVal(list_nth(priv, EJP_NAXES));
+	swapped = intVal(list_nth(priv, EJP_SWAPPED)) != 0;
+	ejs->device = intVal(list_nth(priv, EJP_DEVICE));
+	ejs->jointype = (JoinType) intVal(list_nth(priv, EJP_JOINTYPE));
+	ejs->context = ejs->naxes == 3 ? "ST_ExactIntersects3D" : "ST_ExactIntersects";
+	ejs->outer = swapped ? 1 : 0;
+	for (int c = 0; c < 2; c++)
+	{
+		/* child c (0 outer, 1 inner) feeds side k */
+		int			k = c == 0 ? ejs->outer : 1 - ejs->outer;
+		ExactJoinSide *s = &ejs->side[k];
+		TupleDesc	desc;
+
+		s->ps = ExecInitNode(list_nth(cscan->custom_plans, c), estate, eflags);
+		node->custom_ps = lappend(node->custom_ps, s->ps);
+		desc = ExecGetResultType(s->ps);
+		s->first = first;
+		s->natts = desc->natts;
+		first += desc->natts;
+		s->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsMinimalTuple);
+		s->geom = ExecInitExpr(list_nth(ejs->clause->args, k), &node->ss.ps);
+		s->keep_nulls = c == 0 && ejs->jointype != JOIN_INNER;
+	}
+	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+	ejs->shown_left = -1;
+}
+
+/* Put a stored row of side k into its columns of the scan slot. */
+static void
+show_row(ExactJoinState *ejs, int k, MinimalTuple tup)
+{
+	ExactJoinSide *s = &ejs->side[k];
+	TupleTableSlot *scan = ejs->css.ss.ss_ScanTupleSlot;
+
+	if (tup == NULL)
+	{
+		memset(scan->tts_isnull + s->first, true, s->natts * sizeof(bool));
+		return;
+	}
+	ExecStoreMinimalTuple(tup, s->slot, false);
+	slot_getallattrs(s->slot);
+	memcpy(scan->tts_values + s->first, s->slot->tts_values, s->natts * sizeof(Datum));
+	memcpy(scan->tts_isnull + s->first, s->slot->tts_isnull, s->natts * sizeof(bool));
+}
+
+/*
+ * Read every row of side k's child: keep the row, and hand its geometry's
+ * bytes to rows (engine row i is tuple row_tuple[i]).
+ */
+static void
+read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
+{
+	ExactJoinSide *s = &ejs->side[k];
+	ExprContext *econtext = ejs->css.ss.ps.ps_ExprContext;
+	TupleTableSlot *scan = ejs->css.ss.ss_ScanTupleSlot;
+	uint64		n = 0;
+
+	/* the argument sees this side's columns, the other side's are NULL */
+	ExecClearTuple(scan);
+	show_row(ejs, 1 - k, NULL);
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(s->ps);
+		Datum		g;
+		bool		gnull;
+		MemoryContext old;
+
+		if (TupIsNull(slot))
+			break;
+		if ((++n & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		ResetExprContext(econtext);
+		ExecClearTuple(scan);
+		slot_getallattrs(slot);
+		memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
+		memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
+		ExecStoreVirtualTuple(scan);
+		econtext->ecxt_scantuple = scan;
+		g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
+		if (gnull)
+		{
+			s->nulls++;
+			if (!s->keep_nulls)
+				continue;		/* a strict predicate: this row meets nothing */
+		}
+		old = MemoryContextSwitchTo(ejs->run_cxt);
+		if (s->ntuples == s->cap)
+		{
+			s->cap = s->cap ? 2 * s->cap : 1024;
+			s->tuples = s->tuples ? repalloc_huge(s->tuples, s->cap * sizeof(MinimalTuple))
+				: palloc_extended(s->cap * sizeof(MinimalTuple), MCXT_ALLOC_HUGE);
+		}
+		s->tuples[s->ntuples] = ExecCopySlotMinimalTuple(slot);
+		MemoryContextSwitchTo(old);
+		if (!gnull)
+		{
+			struct varlena *v = (struct varlena *) DatumGetPointer(g);
+
+			/* out of line on disk: left to the parallel reader (exactgpu_rows_flatten) */
+			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE)
+			{
+				exactgpu_rows_add_toast(rows, (int64) s->ntuples, v);
+				s->ntuples++;
+				continue;
+			}
+			/* compressed or otherwise external: detoasted in the per-row context */
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+			{
+				old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+				v = PG_DETOAST_DATUM(g);
+				MemoryContextSwitchTo(old);
+			}
+			exactgpu_rows_add(rows, (int64) s->ntuples, (const uint8 *) VARDATA_ANY(v),
+							  VARSIZE_ANY_EXHDR(v));
+		}
+		s->ntuples++;
+	}
+	ResetExprContext(econtext);
+	ExecClearTuple(scan);
+}
+
+/* Both children read, flattened and joined: the pairs, or the matched outer rows. */
+static void
+run_join(ExactJoinState *ejs)
+{
+	ExactgpuRows rows[2];
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	exg_join_options opt;
+	exg_error	err = {0};
+	uint64		t0 = exg_now_ns(),
+				t1,
+				nprims;
+	MemoryContext old;
+
+	ejs->run_cxt = AllocSetContextCreate(ejs->css.ss.ps.state->es_query_cxt, "ExactJoin run",
+										 ALLOCSET_DEFAULT_SIZES);
+	ejs->cb.func = run_free;
+	ejs->cb.arg = ejs;
+	MemoryContextRegisterResetCallback(ejs->run_cxt, &ejs->cb);
+	old = MemoryContextSwitchTo(ejs->run_cxt);
+	for (int k = 0; k < 2; k++)
+	{
+		exactgpu_rows_init(&rows[k], ejs->context);
+		exactgpu_rows_defer_toast(&rows[k]);
+		exg_batch_init(&ejs->batch[k], ejs->naxes,
+					   (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+	}
+	MemoryContextSwitchTo(old);
+	/* the outer child first, as a nested loop would start */
+	read_side(ejs, ejs->outer, &rows[ejs->outer]);
+	read_side(ejs, 1 - ejs->outer, &rows[1 - ejs->outer]);
+	{
+		/* in-line rows parsed on the thread pool, out-of-line ones by
+		 * parallel workers when it pays; batch row i is the row of ids[i] */
+		ExactgpuRows *sides[2] = {&rows[0], &rows[1]};
+		exg_batch  *batches[2] = {&ejs->batch[0], &ejs->batch[1]};
+		ExactgpuReadReport rrep;
+
+		exactgpu_rows_flatten(sides, batches, 2, &rrep);
+	}
+	exactgpu_rows_check_srids(&rows[0], &rows[1]);
+	for (int k = 0; k < 2; k++)
+	{
+		ejs->side[k].row_tuple = rows[k].ids;
+		ejs->side[k].rows = rows[k].n;
+		ejs->side[k].prims = ejs->batch[k].nprims;
+	}
+	t1 = exg_now_ns();
+
+	exactgpu_join_options(&opt);
+	/* exactgpu.device = auto: as planned (the CPU for small joins), and as
+	 * the SRFs do, the CPU below exactgpu.gpu_min_primitives */
+	nprims = ejs->side[0].prims + ejs->side[1].prims;
+	if (opt.device == EXG_DEVICE_AUTO &&
+		(ejs->device == EXG_DEVICE_CPU || nprims < (uint64) exactgpu_gpu_min_primitives))
+		opt.device = EXG_DEVICE_CPU;
+	/* worker_threads = 0: a thread per PRIMS_PER_THREAD primitives (sql_join.c) */
+	if (exactgpu_worker_threads == 0)
+		opt.worker_threads = (int) Min(Max(nprims / PRIMS_PER_THREAD, 1), (uint64) exg_max_threads());
+	memset(rep, 0, sizeof(*rep));
+	if (rows[0].n > 0 && rows[1].n > 0 &&
+		exg_batch_join(&ejs->batch[0], &ejs->batch[1], &opt, &ejs->pairs, &ejs->npairs,
+					   &rep->stats, &err) != EXG_OK)
+		exactgpu_report(&err, ejs->context);
+	exg_batch_free(&ejs->batch[0]);
+	exg_batch_free(&ejs->batch[1]);
+
+	if (ejs->jointype != JOIN_INNER)
+	{
+		ExactJoinSide *o = &ejs->side[ejs->outer];
+
+		ejs->matched = MemoryContextAllocExtended(ejs->run_cxt, Max(o->ntuples, 1) * sizeof(bool),
+												  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		for (size_t i = 0; i < ejs->npairs; i++)
+		{
+			uint64_t	row = ejs->outer == 0 ? ejs->pairs[i] >> 32 : ejs->pairs[i] & 0xffffffffu;
+
+			ejs->matched[o->row_tuple[row]] = true;
+		}
+		free(ejs->pairs);
+		ejs->pairs = NULL;
+	}
+	ejs->joined = true;
+	ejs->next = 0;
+	ejs->shown_left = -1;
+
+	/* the report of exactgpu_last_join_stats(), and EXPLAIN ANALYZE's sums */
+	rep->left_rows = rows[0].n;
+	rep->right_rows = rows[1].n;
+	rep->left_prims = ejs->side[0].prims;
+	rep->right_prims = ejs->side[1].prims;
+	rep->row_pairs = ejs->npairs;
+	rep->read_ms = (t1 - t0) / 1e6;
+	rep->join_ms = (exg_now_ns() - t1) / 1e6;
+	rep->total_ms = rep->read_ms + rep->join_ms;
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s", ejs->naxes == 3 ? "3D" : "2D");
+	if (rep->stats.device_name[0] == '\0')
+		snprintf(rep->stats.device_name, sizeof(rep->stats.device_name), "none (an input is empty)");
+	rep->valid = true;
+	ejs->runs++;
+	ejs->read_ms += rep->read_ms;
+	ejs->join_ms += rep->join_ms;
+	ejs->stats.candidates += rep->stats.candidates;
+	ejs->stats.hits += rep->stats.hits;
+	ejs->stats.exact_pairs += rep->stats.exact_pairs;
+	ejs->stats.contained += rep->stats.contained;
+	ejs->stats.waves += rep->stats.waves;
+	ejs->stats.splits += rep->stats.splits;
+	for (int p = 0; p < EXG_JOIN_PHASES; p++)
+		ejs->stats.phase_ns[p] += rep->stats.phase_ns[p];
+	memcpy(ejs->device_used, rep->stats.device_name, sizeof(ejs->device_used));
+}
+
+/* ExecScan's access method: the next joined row in the scan slot. */
+static TupleTableSlot *
+next_row(ScanState *ss)
+{
+	ExactJoinState *ejs = (ExactJoinState *) ss;
+	TupleTableSlot *scan = ss->ss_ScanTupleSlot;
+
+	if (!ejs->joined)
+		run_join(ejs);
+	if (ejs->jointype == JOIN_INNER)
+	{
+		ExactJoinSide *s0 = &ejs->side[0],
+				   *s1 = &ejs->side[1];
+
+		if (ejs->next >= ejs->npairs)
+			return ExecClearTuple(scan);
+		{
+			uint64_t	p = ejs->pairs[ejs->next++];
+			int64		left = s0->row_tuple[p >> 32];
+			int64		right = s1->row_tuple[p & 0xffffffffu];
+
+			/* the pairs are sorted by left row: reuse its columns while it lasts */
+			ExecClearTuple(scan);
+			if (left != ejs->shown_left)
+			{
+				show_row(ejs, 0, s0->tuples[left]);
+				ejs->shown_left = left;
+			}
+			show_row(ejs, 1, s1->tuples[right]);
+			return ExecStoreVirtualTuple(scan);
+		}
+	}
+	else
+	{
+		ExactJoinSide *o = &ejs->side[ejs->outer];
+		bool		want = ejs->jointype == JOIN_SEMI;
+
+		while (ejs->next < o->ntuples && ejs->matched[ejs->next] != want)
+			ejs->next++;
+		if (ejs->next >= o->ntuples)
+			return ExecClearTuple(scan);
+		ExecClearTuple(scan);
+		show_row(ejs, 1 - ejs->outer, NULL);
+		show_row(ejs, ejs->outer, o->tuples[ejs->next++]);
+		return ExecStoreVirtualTuple(scan);
+	}
+}
+
+/* No row locks are taken through this node (the planner refuses those queries). */
+static bool
+recheck_row(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+static TupleTableSlot *
+exact_join_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, next_row, recheck_row);
+}
+
+static void
+exact_join_end(CustomScanState *node)
+{
+	ExactJoinState *ejs = (ExactJoinState *) node;
+
+	run_reset(ejs);
+	ExecEndNode(ejs->side[0].ps);
+	ExecEndNode(ejs->side[1].ps);
+}
+
+/*
+ * As a hash join keeps its table: when no parameter of a child changed,
+ * the joined rows are handed out again; otherwise both children are read
+ * anew (the one whose parameters changed rescans itself on its next call).
+ */
+static void
+exact_join_rescan(CustomScanState *node)
+{
+	ExactJoinState *ejs = (ExactJoinState *) node;
+	bool		changed = false;
+
+	for (int k = 0; k < 2; k++)
+	{
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(ejs->side[k].ps, node->ss.ps.chgParam);
+		changed |= ejs->side[k].ps->chgParam != NULL;
+	}
+	if (ejs->joined && !changed)
+	{
+		ejs->next = 0;
+		ejs->shown_left = -1;
+		return;
+	}
+	run_reset(ejs);
+	for (int k = 0; k < 2; k++)
+		if (ejs->side[k].ps->chgParam == NULL)
+			ExecReScan(ejs->side[k].ps);
+}
+
+static void
+exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	ExactJoinState *ejs = (ExactJoinState *) node;
+	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
+	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+
+	ExplainPropertyText("Exact Predicate",
+						deparse_expression((Node *) ejs->clause, dpctx, useprefix, false), es);
+	if (ejs->jointype != JOIN_INNER)
+		ExplainPropertyText("Join Type", ejs->jointype == JOIN_SEMI ? "Semi" : "Anti", es);
+	ExplainPropertyText("Device", ejs->device == EXG_DEVICE_GPU ? "GPU" : "CPU", es);
+	if (!es->analyze || ejs->runs == 0)
+		return;
+	ExplainPropertyText("Device Used", ejs->device_used, es);
+	if (ejs->runs > 1)
+		ExplainPropertyInteger("Batch Joins", NULL, ejs->runs, es);
+	ExplainPropertyInteger("Outer Rows Read", NULL, ejs->side[ejs->outer].rows, es);
+	ExplainPropertyInteger("Inner Rows Read", NULL, ejs->side[1 - ejs->outer].rows, es);
+	ExplainPropertyInteger("Outer Primitives", NULL, ejs->side[ejs->outer].prims, es);
+	ExplainPropertyInteger("Inner Primitives", NULL, ejs->side[1 - ejs->outer].prims, es);
+	ExplainPropertyInteger("Candidates", NULL, ejs->stats.candidates, es);
+	ExplainPropertyInteger("Primitive Hits", NULL, ejs->stats.hits, es);
+	ExplainPropertyInteger("GMP Pairs", NULL, ejs->stats.exact_pairs, es);
+	ExplainPropertyInteger("Contained Pairs", NULL, ejs->stats.contained, es);
+	ExplainPropertyInteger("Waves", NULL, ejs->stats.waves, es);
+	ExplainPropertyInteger("Splits", NULL, ejs->stats.splits, es);
+	if (es->timing)
+	{
+		const exg_join_stats *s = &ejs->stats;
+
+		ExplainPropertyFloat("Read Time", "ms", ejs->read_ms, 3, es);
+		ExplainPropertyFloat("Join Time", "ms", ejs->join_ms, 3, es);
+		ExplainPropertyFloat("Upload Time", "ms", s->phase_ns[EXG_PHASE_UPLOAD] / 1e6, 3, es);
+		ExplainPropertyFloat("Prepare Time", "ms",
+							 (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6, 3, es);
+		ExplainPropertyFloat("Test Time", "ms",
+							 (s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST] +
+							  s->phase_ns[EXG_PHASE_REFINE]) / 1e6, 3, es);
+		ExplainPropertyFloat("Exact Time", "ms", s->phase_ns[EXG_PHASE_EXACT] / 1e6, 3, es);
+		ExplainPropertyFloat("Output Time", "ms",
+							 (s->phase_ns[EXG_PHASE_DEDUPE] + s->phase_ns[EXG_PHASE_DOWNLOAD] +
+							  s->phase_ns[EXG_PHASE_MERGE]) / 1e6, 3, es);
+	}
+}

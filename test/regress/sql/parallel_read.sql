@@ -1,0 +1,140 @@
+-- The batch joins' parallel read (join_read_parallel.c): geometries stored
+-- out of line are detoasted, parsed and flattened by parallel workers. The
+-- pairs must be those of the serial read; errors, cancels and timeouts must
+-- leave no worker behind (a leaked parallel context or DSM segment would
+-- also show here as a WARNING at the end of the transaction).
+SET client_min_messages = warning;
+SELECT setseed(0.25);
+-- 240 bodies of 100 random tetrahedra (400 triangles, closed) in the cells
+-- of a 16 x 15 grid: about 40 kB each, stored out of line (random doubles
+-- do not compress)
+CREATE TABLE pr_bodies (id bigint, geom geometry);
+INSERT INTO pr_bodies
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', x0 + random(), y0 + random(), random()) AS a,
+		format('%s %s %s', x0 + random(), y0 + random(), random()) AS b,
+		format('%s %s %s', x0 + random(), y0 + random(), random()) AS c,
+		format('%s %s %s', x0 + random(), y0 + random(), random()) AS d
+	FROM (SELECT i, (i % 16)::float8 AS x0, (i / 16)::float8 AS y0 FROM generate_series(0, 239) i) c,
+		generate_series(1, 100) t) v
+GROUP BY i;
+-- 2000 vertical holes, and 2000 points, over the grid
+CREATE TABLE pr_holes (id bigint, geom geometry);
+INSERT INTO pr_holes SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x, y, 2))
+FROM (SELECT i, 16 * random() AS x, 15 * random() AS y FROM generate_series(1, 2000) i) s;
+CREATE TABLE pr_points (id bigint, geom geometry);
+INSERT INTO pr_points SELECT i, ST_MakePoint(16 * random(), 15 * random(), random()) FROM generate_series(1, 2000) i;
+-- a body in the middle that cannot be read: a non-planar polygon face
+CREATE TABLE pr_bad (id bigint, geom geometry);
+INSERT INTO pr_bad SELECT id, geom FROM pr_bodies;
+INSERT INTO pr_bad SELECT 1000, ST_Collect(ARRAY[
+	(SELECT ST_Collect(ARRAY(SELECT ST_GeometryN(geom, k) FROM pr_bodies, generate_series(1, 400) k WHERE id = 7))),
+	'POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))'::geometry]);
+ANALYZE pr_bodies;
+ANALYZE pr_bad;
+SELECT count(*) AS bodies, sum(pg_column_size(geom)) > 8000000 AS out_of_line_mb,
+	bool_and(pg_column_size(geom) > 8000) AS each_toasted FROM pr_bodies;
+
+-- serial: no workers allowed
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_serial AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_serial2d AS
+	SELECT * FROM ST_ExactIntersectsJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+CREATE TEMP TABLE pr_serial_in AS
+	SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pr_points', 'SELECT id, geom FROM pr_bodies');
+
+-- parallel (9.6 MB out of line is over the 8 MB threshold), the leader
+-- leaving every row to the workers so that they do take part
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_par AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part, right_rows, right_primitives FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_par2d AS
+	SELECT * FROM ST_ExactIntersectsJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_par_in AS
+	SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pr_points', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path FROM exactgpu_last_join_stats();
+-- the leader taking part too (the default)
+RESET parallel_leader_participation;
+CREATE TEMP TABLE pr_par_lead AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+
+-- same pairs on every path (and some pairs at all)
+SELECT (SELECT count(*) FROM pr_serial) > 100 AS pairs_3d,
+	(SELECT count(*) FROM (SELECT * FROM pr_serial EXCEPT SELECT * FROM pr_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par EXCEPT SELECT * FROM pr_serial) b) +
+	(SELECT count(*) FROM (SELECT * FROM pr_serial EXCEPT SELECT * FROM pr_par_lead) c) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par_lead EXCEPT SELECT * FROM pr_serial) d) AS differences_3d;
+SELECT (SELECT count(*) FROM pr_serial2d) > 100 AS pairs_2d,
+	(SELECT count(*) FROM (SELECT * FROM pr_serial2d EXCEPT SELECT * FROM pr_par2d) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par2d EXCEPT SELECT * FROM pr_serial2d) b) AS differences_2d;
+SELECT (SELECT count(*) FROM pr_serial_in) > 0 AS pairs_in_solid,
+	(SELECT count(*) FROM (SELECT * FROM pr_serial_in EXCEPT SELECT * FROM pr_par_in) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par_in EXCEPT SELECT * FROM pr_serial_in) b) AS differences_in_solid;
+-- and the row-by-row predicate agrees with a sample of them
+SELECT count(*) AS disagreements FROM (
+	SELECT h.id AS hid, b.id AS bid, ST_ExactIntersects3D(h.geom, b.geom) AS meets,
+		EXISTS (SELECT 1 FROM pr_par p WHERE p.left_id = h.id AND p.right_id = b.id) AS in_join
+	FROM pr_holes h, pr_bodies b WHERE h.id <= 40 AND b.geom &&& h.geom) s
+WHERE meets <> in_join;
+
+-- a temporary table's rows cannot be read by workers: read here
+CREATE TEMP TABLE pr_temp_bodies AS SELECT * FROM pr_bodies WHERE id < 40;
+SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_temp_bodies');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+
+-- an error in the middle of the parallel read: the serial path's error
+\set VERBOSITY terse
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad ORDER BY id DESC');
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad ORDER BY id DESC');
+SET max_parallel_workers_per_gather = 2;
+\set VERBOSITY default
+-- the same error caught in a subtransaction: the next statement is clean
+SET client_min_messages = notice;
+DO $$ BEGIN
+	PERFORM count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad');
+EXCEPTION WHEN invalid_parameter_value THEN
+	RAISE NOTICE 'caught: %', SQLSTATE;
+END $$;
+SET client_min_messages = warning;
+
+-- a statement_timeout while the workers read: stops within a second
+CREATE FUNCTION pg_temp.pr_cancel_latency() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT b.id, b.geom FROM pr_bodies b, generate_series(1, 8)');
+	RETURN 'not canceled';
+EXCEPTION WHEN query_canceled THEN
+	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
+		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET parallel_leader_participation = off;
+SET exactgpu.device = 'cpu';
+SET statement_timeout = '100ms';
+SELECT pg_temp.pr_cancel_latency();
+RESET statement_timeout;
+RESET exactgpu.device;
+SELECT pg_sleep(0.2);
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+-- and a join after all that works, in parallel
+SELECT count(*) = (SELECT count(*) FROM pr_serial) AS same_count
+	FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+
+-- small inputs stay serial
+SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies WHERE id < 10');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad;
