@@ -87,6 +87,9 @@ typedef struct exg_join_options
 								 * CPU back-ends skip their sort (exg_batch_join
 								 * sorts row pairs once). The GPU orders its hits
 								 * on the device either way. */
+	size_t		memory_limit;	/* host bytes for grids and cell arrays
+								 * (exg_memory_budget); 0 = the default. A
+								 * grid finer than fits is made coarser. */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10
