@@ -39,7 +39,7 @@ CREATE TABLE answers AS
 	UNION ALL
 	SELECT 'box', * FROM ST_BoxJoin((SELECT b FROM batches WHERE name = 'polys'),
 	                                (SELECT b FROM batches WHERE name = 'polys'));
-SELECT q, count(*) FROM answers GROUP BY q ORDER BY q;
+SELECT q, count(*) FROM answers GROUP BY q ORDER BY q COLLATE "C";
 CREATE TABLE texts AS SELECT name, b::text AS t FROM batches;
 
 -- dump (custom format) and restore into an empty database
@@ -53,7 +53,7 @@ SELECT setting AS bindir FROM pg_config WHERE name = 'BINDIR' \gset
 
 \c exactgpu_dump_dst
 SET client_min_messages = warning;
-SELECT name, (SELECT count(*) FROM regexp_matches(b::text, '[0-9]+:', 'g')) AS rows FROM batches ORDER BY name;
+SELECT name, (SELECT count(*) FROM regexp_matches(b::text, '[0-9]+:', 'g')) AS rows FROM batches ORDER BY name COLLATE "C";
 -- the same text, and the same answers from the restored batches
 SELECT count(*) AS text_differs FROM batches b JOIN texts t USING (name) WHERE b.b::text <> t.t;
 CREATE TABLE answers_after AS
