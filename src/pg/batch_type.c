@@ -222,6 +222,40 @@ batch_syntax_error(const char *input, const char *at, const char *what)
 			 errhint("The form is {id:hexewkb,...} as exactgpu_batch prints it, e.g. {1:0101000000000000000000F03F0000000000000040}; or build a batch with ST_ExactBatch(id, geom).")));
 }
 
+/*
+ * A geometry read through PostGIS's input or receive function. PostGIS
+ * reports malformed hex or WKB as an internal error (XX000); for our input
+ * that is bad data, so it is re-raised as `code`.
+ */
+static Datum
+read_geometry(FmgrInfo *flinfo, char *text, StringInfo wkb, Oid ioparam, int code)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Datum		g = (Datum) 0;
+
+	PG_TRY();
+	{
+		g = text ? InputFunctionCall(flinfo, text, ioparam, -1)
+			: ReceiveFunctionCall(flinfo, wkb, ioparam, -1);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		MemoryContextSwitchTo(cxt);
+		ed = CopyErrorData();
+		if (ed->sqlerrcode != ERRCODE_INTERNAL_ERROR)
+			PG_RE_THROW();
+		FlushErrorState();
+		ed->sqlerrcode = code;
+		if (ed->hint == NULL)
+			ed->hint = pstrdup("A geometry of the batch is not valid EWKB.");
+		ReThrowError(ed);
+	}
+	PG_END_TRY();
+	return g;
+}
+
 Datum
 exactgpu_batch_in(PG_FUNCTION_ARGS)
 {
@@ -269,7 +303,8 @@ exactgpu_batch_in(PG_FUNCTION_ARGS)
 				appendStringInfoChar(&hex, *p++);
 			if (hex.len == 0)
 				batch_syntax_error(input, p, "expected a geometry in hex EWKB");
-			g = InputFunctionCall(&flinfo, hex.data, ioparam, -1);
+			g = read_geometry(&flinfo, hex.data, NULL, ioparam,
+							  ERRCODE_INVALID_TEXT_REPRESENTATION);
 			batch_append(state, (int64) id, (const struct varlena *) PG_DETOAST_DATUM(g),
 						 "exactgpu_batch");
 			while (isspace((unsigned char) *p))
@@ -374,7 +409,7 @@ exactgpu_batch_recv(PG_FUNCTION_ARGS)
 					 errmsg("exactgpu_batch: truncated binary value")));
 		initStringInfo(&wkb);
 		appendBinaryStringInfo(&wkb, pq_getmsgbytes(in, len), len);
-		g = ReceiveFunctionCall(&flinfo, &wkb, ioparam, -1);
+		g = read_geometry(&flinfo, NULL, &wkb, ioparam, ERRCODE_INVALID_BINARY_REPRESENTATION);
 		batch_append(state, id, (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
 		pfree(wkb.data);
 	}
