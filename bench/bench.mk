@@ -2,7 +2,7 @@
 #   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate
 
 BENCH_BIN    := bench/bin
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/fixtures
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/engine -Itest/fixtures
 ifdef HAVE_CUDA
 BENCH_GPU_OBJS := $(CUDA_SRCS:.cu=.o)
 BENCH_GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
@@ -11,19 +11,19 @@ else
 BENCH_GPU_OBJS := $(GPU_ABSENT)
 endif
 
-$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h test/fixtures/*.h)
+$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c test/engine/harness.c test/engine/harness.h test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c test/fixtures/mine.c \
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c test/engine/harness.c test/fixtures/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_solids: bench/bench_solids.c test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
+$(BENCH_BIN)/bench_solids: bench/bench_solids.c test/engine/harness.c test/engine/harness.h test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c test/fixtures/mine.c \
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c test/engine/harness.c test/fixtures/mine.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS)
+$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c test/engine/harness.c test/engine/harness.h $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c \
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c test/engine/harness.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
 $(BENCH_BIN)/bench_triangulate: bench/bench_triangulate.c $(ENGINE_SRCS) $(GPU_ABSENT) $(ENGINE_HEADERS)

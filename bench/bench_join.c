@@ -32,6 +32,7 @@
 #include "mesh_io.h"
 #include "parallel.h"
 #include "stats.h"
+#include "harness.h"
 
 static const char *phase_names[EXG_JOIN_PHASES] = {
 	"upload", "classify", "grid", "cull", "test", "refine (double)", "sort/dedupe",
@@ -121,7 +122,6 @@ print_stats(const char *label, const exg_join_stats *st, size_t npairs)
 			   st->candidates / (st->phase_ns[EXG_PHASE_TEST] / 1e9) / 1e9);
 }
 
-static int	failures;
 
 static exg_pair *
 join_or_die(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o,
@@ -133,7 +133,7 @@ join_or_die(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options
 	if (exg_join(A, B, o, &p, n, st, &err) != EXG_OK)
 	{
 		printf("\njoin failed: %s\n", err.message);
-		failures++;
+		test_failures++;
 		*n = 0;
 		return NULL;
 	}
@@ -196,7 +196,7 @@ compare_first_stages(const exg_prim_set *A, const exg_prim_set *B, int repeat)
 			}
 			else
 				same = same_pairs(p, n, ref, nref);
-			failures += !same;
+			test_failures += !same;
 			printf("| %s | %s | %ux%ux%u | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %zu | %s |\n",
 				   dev ? "CPU" : "GPU", cull_name[c], best.grid_dims[0], best.grid_dims[1],
 				   best.grid_dims[2], (unsigned long long) best.cell_pairs,
@@ -479,7 +479,7 @@ run_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B, int 
 	if (!same_pairs(p, n, gpu, ngpu))
 	{
 		printf("\n**MISMATCH: double-filter GPU run differs**\n");
-		failures++;
+		test_failures++;
 	}
 	exg_join_pairs_free(p);
 	o.filter = EXG_FILTER_FLOAT;
@@ -489,7 +489,7 @@ run_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B, int 
 	if (!same_pairs(p, n, gpu, ngpu))
 	{
 		printf("\n**MISMATCH: sort-dedupe GPU run differs**\n");
-		failures++;
+		test_failures++;
 	}
 	exg_join_pairs_free(p);
 	o.dedupe = EXG_DEDUPE_REFERENCE_CELL;
@@ -504,7 +504,7 @@ run_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B, int 
 		printf("\nGPU and CPU pair sets identical: **%s** (%zu pairs)\n",
 			   same_pairs(p, n, gpu, ngpu) ? "yes" : "NO", n);
 		if (!same_pairs(p, n, gpu, ngpu))
-			failures++;
+			test_failures++;
 		printf("\nGPU speed-up over the CPU join on all %s: %.1fx (engine total)\n",
 			   st.device_name, st.total_ns / (double) best.total_ns);
 		exg_join_pairs_free(p);
@@ -599,7 +599,7 @@ run_large(const bench_mesh *m, const double *t, uint32_t copies, size_t memory_l
 	print_stats("GPU, chunked, the box join as first stage", &st, nq);
 	printf("\nsame pairs with both first stages: **%s**\n", same_pairs(p, n, q, nq) ? "yes" : "NO");
 	if (!same_pairs(p, n, q, nq))
-		failures++;
+		test_failures++;
 	exg_join_pairs_free(q);
 	o.cull = EXG_CULL_AUTO;
 
@@ -623,7 +623,7 @@ run_large(const bench_mesh *m, const double *t, uint32_t copies, size_t memory_l
 		printf("\nsample check, tile 0 (%zu pairs): GPU chunked run equals the CPU join: **%s**; every tile found the same number of pairs: **%s**\n",
 			   nq, ok ? "yes" : "NO", n == nq * copies ? "yes" : "NO");
 		if (!ok || n != nq * copies)
-			failures++;
+			test_failures++;
 		exg_join_pairs_free(q);
 		owned_free(&A0);
 		owned_free(&B0);
@@ -635,7 +635,7 @@ run_large(const bench_mesh *m, const double *t, uint32_t copies, size_t memory_l
 	print_stats("GPU, every device allocation above 1 GB made to fail (shrink and split)", &st, nq);
 	printf("\nsame pairs as the unconstrained GPU run: **%s**\n", same_pairs(p, n, q, nq) ? "yes" : "NO");
 	if (!same_pairs(p, n, q, nq))
-		failures++;
+		test_failures++;
 	exg_join_pairs_free(q);
 	exg_join_pairs_free(p);
 	owned_free(&A);
@@ -790,6 +790,6 @@ main(int argc, char **argv)
 	if (strstr(datasets, "large") && !peer_bin)
 		run_large(&mesh, t, copies, large_limit);
 
-	printf("\n%s\n", failures ? "**FAILURES: see above**" : "All GPU and CPU results identical.");
-	return failures ? 1 : 0;
+	printf("\n%s\n", test_failures ? "**FAILURES: see above**" : "All GPU and CPU results identical.");
+	return test_failures ? 1 : 0;
 }

@@ -30,21 +30,16 @@
 #include "gpu.h"
 #include "join.h"
 #include "stats.h"
+#include "harness.h"
 
-static uint64_t rng = 0xbb67ae8584caa73bull;
+static test_rng rng = {0xbb67ae8584caa73bull};
 
 static double
 uniform(void)
 {
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double) (z >> 11) / 9007199254740992.0;
+	return rng_uniform(&rng);
 }
 
-static int	failures = 0;
 
 static void
 print_join(const char *dev, const char *cull, uint64_t wall_ns, const exg_join_stats *st,
@@ -103,7 +98,7 @@ run(const char *name, const exg_prim_set *A, const exg_prim_set *B, bool boxes, 
 				if (exg_join(A, B, &opt, &got, &ngot, &st, &err) != EXG_OK)
 				{
 					printf("FAIL %s %s: %s\n", dev ? "CPU" : "GPU", cull_name[c], err.message);
-					failures++;
+					test_failures++;
 					break;
 				}
 				print_join(dev ? "CPU" : "GPU", cull_name[c], exg_now_ns() - t0, &st, ngot);
@@ -123,7 +118,7 @@ run(const char *name, const exg_prim_set *A, const exg_prim_set *B, bool boxes, 
 			{
 				printf("  %s %s: pair set DIFFERS from the first run's\n", dev ? "CPU" : "GPU",
 					   cull_name[c]);
-				failures++;
+				test_failures++;
 				differ++;
 			}
 			exg_join_pairs_free(got);
@@ -229,7 +224,7 @@ box_join_once(const exg_box_set *A, const exg_box_set *B, exg_join_options *opt,
 	if (exg_box_join(A, B, 2, opt, sink_pairs, k, st, &err) != EXG_OK)
 	{
 		printf("FAIL %s: %s\n", what, err.message);
-		failures++;
+		test_failures++;
 		return 0;
 	}
 	ms = (exg_now_ns() - t0) / 1e6;
@@ -241,7 +236,7 @@ box_join_once(const exg_box_set *A, const exg_box_set *B, exg_join_options *opt,
 		same = k->n == nref && memcmp(k->p, ref, sizeof(exg_pair) * nref) == 0;
 		printf("  %s: pair set %s exg_join boxes_only's (%zu pairs)\n", what,
 			   same ? "equal to" : "DIFFERS from", k->n);
-		failures += !same;
+		test_failures += !same;
 	}
 	return ms;
 }
@@ -353,9 +348,9 @@ lattice(uint32_t n, double angle_deg, double **xyz_out, uint32_t **idx_out)
 	double		c = cos(angle_deg * M_PI / 180),
 				s = sin(angle_deg * M_PI / 180),
 				mid = (n - 1) / 2.0;
-	uint64_t	saved = rng;
+	test_rng	saved = rng;
 
-	rng = 0x3c6ef372fe94f82bull;	/* the same lattice for both layers */
+	rng.state = 0x3c6ef372fe94f82bull;	/* the same lattice for both layers */
 	for (uint32_t j = 0; j < n; j++)
 		for (uint32_t i = 0; i < n; i++)
 		{
@@ -474,6 +469,6 @@ main(int argc, char **argv)
 			exg_host_free(ib);
 		}
 	}
-	printf("\n%s\n", failures ? "**FAILURES**" : "All GPU and CPU results identical.");
-	return failures != 0;
+	printf("\n%s\n", test_failures ? "**FAILURES**" : "All GPU and CPU results identical.");
+	return test_failures != 0;
 }

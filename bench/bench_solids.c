@@ -20,18 +20,14 @@
 #include "mine.h"
 #include "self_intersect.h"
 #include "stats.h"
+#include "harness.h"
 
-static uint64_t rng = 0x1234abcd5678ef01ull;
+static test_rng rng = {0x1234abcd5678ef01ull};
 
 static double
 uniform(void)
 {
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double) (z >> 11) / 9007199254740992.0;
+	return rng_uniform(&rng);
 }
 
 static const char *phase_names[EXG_JOIN_PHASES] = {

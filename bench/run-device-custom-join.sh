@@ -13,7 +13,9 @@
 #      1.2x), and row by row once (ROW_BY_ROW=0 skips it).
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
 # branch and installed (shared/tools/pg-bundle.sh after make install),
-# demo/bin/minegen. Results go to $OUT/custom-join.md.
+# demo/bin/minegen. Results go to $OUT/custom-join.md: the report is
+# written in the work dir (the benchmarks run as pg, who cannot write to
+# $OUT, e.g. /root/out) and copied there by root at the end.
 set -eu
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
@@ -26,7 +28,7 @@ pkill -x postgres 2>/dev/null && sleep 2 || true
 rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
 su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
 	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off' -w start >/dev/null"
-md="$out/custom-join.md"
+md="$work/custom-join.md"
 {
 	echo "# Plain JOIN as a batch join (Custom Scan ExactJoin) on the GPU"
 	echo
@@ -36,6 +38,7 @@ md="$out/custom-join.md"
 	echo "## pg_regress"
 	echo '```'
 } > "$md"
+chown pg "$md"
 su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
 	--load-extension=postgis --load-extension=exactgpu custom_join join" 2>&1 | tail -5 >> "$md" || true
@@ -47,5 +50,6 @@ echo >> "$md"
 su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	DEVICE=gpu bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
 	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
-	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>&1 | tail -20
+	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>10000000" 2>&1 | tail -20 || true1 | tail -20
+cp "$md" "$out/custom-join.md"
 cat "$md"

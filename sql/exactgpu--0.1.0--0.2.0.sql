@@ -3,6 +3,20 @@
 -- same catalog as a fresh install (checked by the regress test `upgrade`).
 \echo Use "ALTER EXTENSION exactgpu UPDATE TO '0.2.0'" to load this file. \quit
 
+-- ---- Reliability and security (issue 16) ----
+
+-- exactgpu_batch gets a real text form (the C input function now reads what
+-- the output prints) and a binary form: batches survive pg_dump / pg_restore.
+CREATE FUNCTION exactgpu_batch_recv(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_send(exactgpu_batch) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+ALTER TYPE exactgpu_batch SET (RECEIVE = exactgpu_batch_recv, SEND = exactgpu_batch_send);
+COMMENT ON FUNCTION exactgpu_batch_recv(internal) IS
+	'Binary input of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+COMMENT ON FUNCTION exactgpu_batch_send(exactgpu_batch) IS
+	'Binary output of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+
 -- Parallel read of the batch joins' inputs (issue 14): exactgpu_last_join_stats
 -- reports how the rows were read (read_path, read_workers).
 DROP FUNCTION exactgpu_last_join_stats();

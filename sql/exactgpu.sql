@@ -111,10 +111,18 @@ CREATE FUNCTION exactgpu_batch_in(cstring) RETURNS exactgpu_batch
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION exactgpu_batch_out(exactgpu_batch) RETURNS cstring
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_recv(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_send(exactgpu_batch) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- Text form {id:hexewkb,...} and binary form (ids and EWKB), both read back
+-- through PostGIS's input: batches survive pg_dump / pg_restore and COPY.
 CREATE TYPE exactgpu_batch (
 	INPUT = exactgpu_batch_in,
 	OUTPUT = exactgpu_batch_out,
+	RECEIVE = exactgpu_batch_recv,
+	SEND = exactgpu_batch_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
 	STORAGE = extended
@@ -124,6 +132,11 @@ CREATE FUNCTION exactgpu_batch_accum(internal, bigint, geometry) RETURNS interna
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION exactgpu_batch_final(internal) RETURNS exactgpu_batch
 	AS 'MODULE_PATHNAME', 'exactgpu_batch_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION exactgpu_batch_recv(internal) IS
+	'Binary input of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+COMMENT ON FUNCTION exactgpu_batch_send(exactgpu_batch) IS
+	'Binary output of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
 
 CREATE AGGREGATE ST_ExactBatch(id bigint, geom geometry) (
 	SFUNC = exactgpu_batch_accum,

@@ -5,7 +5,9 @@
 #   3. run the engine tests (no PostgreSQL: predicates, differential check
 #      against the independent GMP reference, reader, triangulation, ...);
 #   4. install the extension and run the pg_regress suite on a throwaway
-#      cluster (pg_virtualenv), which works as root too.
+#      cluster (pg_virtualenv), which works as root too;
+#   5. fuzz every SQL function for about a minute on another throwaway
+#      cluster (test/fuzz/fuzz.sh; FUZZ_SECONDS to change, 0 to skip).
 set -eu
 cd "$(dirname "$0")/.."
 SUDO=""
@@ -18,5 +20,8 @@ $SUDO make install
 if ! pg_virtualenv -v 15 make installcheck; then
 	cat regression.diffs 2>/dev/null || true
 	exit 1
+fi
+if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
+	pg_virtualenv -v 15 test/fuzz/fuzz.sh "${FUZZ_SECONDS:-60}" 2 || exit 1
 fi
 echo "exactgpu: all tests passed"

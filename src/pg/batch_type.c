@@ -5,10 +5,24 @@
  */
 #include "exactgpu.h"
 
+#include <ctype.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
-#include "utils/memutils.h"
+#include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "join_rows.h"
 
@@ -16,6 +30,8 @@ PG_FUNCTION_INFO_V1(exactgpu_batch_in);
 PG_FUNCTION_INFO_V1(exactgpu_batch_out);
 PG_FUNCTION_INFO_V1(exactgpu_batch_accum);
 PG_FUNCTION_INFO_V1(exactgpu_batch_final);
+PG_FUNCTION_INFO_V1(exactgpu_batch_recv);
+PG_FUNCTION_INFO_V1(exactgpu_batch_send);
 
 #define BATCH_MAGIC 0x45584742	/* "EXGB" */
 
@@ -63,76 +79,371 @@ exactgpu_read_batch_rows(Datum batch, const char *which, ExactgpuRows *rows)
 }
 
 
-/* ---- ST_ExactBatch(id, geom) aggregate ---- */
+/* ---- text and binary forms ----
+ *
+ * A batch is stored as PostGIS's internal serialization, which is no
+ * exchange format. Its text form lists the rows as id:geometry with each
+ * geometry in PostGIS's own text output (hex EWKB, exact to the bit):
+ *     {1:0101000000000000000000F03F0000000000000040,2:...}
+ * and its binary form is the row count, then per row the id and PostGIS's
+ * binary output (EWKB). Both are read back through PostGIS's input
+ * functions, so pg_dump / pg_restore and COPY round-trip a batch like they
+ * round-trip a geometry column, and a typed-in batch is checked like a
+ * typed-in geometry.
+ */
+
+/* The schema of extension ext (PostgreSQL 15 does not export its own). */
+static Oid
+extension_schema(Oid ext)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Oid			nsp = InvalidOid;
+
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tup = systable_getnext(scan)))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return nsp;
+}
+
+/* The geometry type of the installed PostGIS, found by its extension. */
+static Oid
+geometry_type(void)
+{
+	Oid			ext = get_extension_oid("postgis", true);
+	Oid			typ = InvalidOid;
+
+	if (OidIsValid(ext))
+		typ = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("geometry"),
+							  ObjectIdGetDatum(extension_schema(ext)));
+	if (!OidIsValid(typ))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("exactgpu_batch: the PostGIS type geometry was not found"),
+				 errhint("CREATE EXTENSION postgis.")));
+	return typ;
+}
+
+static StringInfo
+batch_begin(void)
+{
+	StringInfo	state = makeStringInfo();
+	BatchHeader h = {0};
+
+	h.magic = BATCH_MAGIC;
+	appendBinaryStringInfo(state, (const char *) &h, sizeof(h));
+	return state;
+}
+
+/* Append a row; g is a detoasted geometry varlena. */
+static void
+batch_append(StringInfo state, int64 id, const struct varlena *g, const char *context)
+{
+	static const char zeros[8] = {0};
+	uint32		bytes = VARSIZE(g),
+				pad = 0;
+
+	if ((Size) state->len + 16 + TYPEALIGN(8, bytes) >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: the batch exceeds 1 GB", context),
+				 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
+	appendBinaryStringInfo(state, (const char *) &id, 8);
+	appendBinaryStringInfo(state, (const char *) &bytes, 4);
+	appendBinaryStringInfo(state, (const char *) &pad, 4);
+	appendBinaryStringInfo(state, (const char *) g, bytes);
+	appendBinaryStringInfo(state, zeros, TYPEALIGN(8, bytes) - bytes);
+	((BatchHeader *) state->data)->nrows++;
+}
+
+static Datum
+batch_finish(StringInfo state)
+{
+	SET_VARSIZE(state->data, state->len);
+	PG_RETURN_POINTER(state->data);
+}
+
+/* Walk a stored batch row by row (bounds checked: a batch read from disk). */
+typedef struct BatchCursor
+{
+	const char *p;
+	const char *end;
+	uint32		left;
+} BatchCursor;
+
+static const BatchHeader *
+batch_open(Datum d, BatchCursor *c)
+{
+	const BatchHeader *b = (const BatchHeader *) PG_DETOAST_DATUM(d);
+
+	if (VARSIZE(b) < sizeof(BatchHeader) || b->magic != BATCH_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("exactgpu_batch: not an exactgpu_batch value")));
+	c->p = (const char *) b + sizeof(BatchHeader);
+	c->end = (const char *) b + VARSIZE(b);
+	c->left = b->nrows;
+	return b;
+}
+
+static bool
+batch_next(BatchCursor *c, int64 *id, const struct varlena **g)
+{
+	uint32		bytes;
+
+	if (c->left == 0)
+		return false;
+	if (c->end - c->p < 16)
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("exactgpu_batch: truncated value")));
+	memcpy(id, c->p, 8);
+	memcpy(&bytes, c->p + 8, 4);
+	c->p += 16;
+	if ((size_t) (c->end - c->p) < bytes || bytes < VARHDRSZ)
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("exactgpu_batch: truncated value")));
+	*g = (const struct varlena *) c->p;
+	c->p += TYPEALIGN(8, bytes);
+	c->left--;
+	return true;
+}
+
+static void
+batch_syntax_error(const char *input, const char *at, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type exactgpu_batch: %s at character %d",
+					what, (int) (at - input) + 1),
+			 errhint("The form is {id:hexewkb,...} as exactgpu_batch prints it, e.g. {1:0101000000000000000000F03F0000000000000040}; or build a batch with ST_ExactBatch(id, geom).")));
+}
+
+/*
+ * A geometry read through PostGIS's input or receive function. PostGIS
+ * reports malformed hex or WKB as an internal error (XX000); for our input
+ * that is bad data, so it is re-raised as `code`.
+ */
+static Datum
+read_geometry(FmgrInfo *flinfo, char *text, StringInfo wkb, Oid ioparam, int code)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Datum		g = (Datum) 0;
+
+	PG_TRY();
+	{
+		g = text ? InputFunctionCall(flinfo, text, ioparam, -1)
+			: ReceiveFunctionCall(flinfo, wkb, ioparam, -1);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *ed;
+
+		MemoryContextSwitchTo(cxt);
+		ed = CopyErrorData();
+		if (ed->sqlerrcode != ERRCODE_INTERNAL_ERROR)
+			PG_RE_THROW();
+		FlushErrorState();
+		ed->sqlerrcode = code;
+		if (ed->hint == NULL)
+			ed->hint = pstrdup("A geometry of the batch is not valid EWKB.");
+		ReThrowError(ed);
+	}
+	PG_END_TRY();
+	return g;
+}
 
 Datum
 exactgpu_batch_in(PG_FUNCTION_ARGS)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("exactgpu_batch values cannot be typed in"),
-			 errhint("Build one with the aggregate ST_ExactBatch(id, geom).")));
-	PG_RETURN_NULL();
+	const char *input = PG_GETARG_CSTRING(0);
+	const char *p = input;
+	Oid			geom = geometry_type(),
+				infn,
+				ioparam;
+	StringInfo	state = batch_begin();
+	StringInfoData hex;
+	FmgrInfo	flinfo;
+
+	getTypeInputInfo(geom, &infn, &ioparam);
+	fmgr_info(infn, &flinfo);
+	initStringInfo(&hex);
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p++ != '{')
+		batch_syntax_error(input, p - 1, "expected \"{\"");
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p == '}')
+		p++;
+	else
+		for (;;)
+		{
+			char	   *endp;
+			long long	id;
+			Datum		g;
+
+			CHECK_FOR_INTERRUPTS();
+			errno = 0;
+			id = strtoll(p, &endp, 10);
+			if (endp == p || errno == ERANGE)
+				batch_syntax_error(input, p, "expected a bigint id");
+			p = endp;
+			while (isspace((unsigned char) *p))
+				p++;
+			if (*p++ != ':')
+				batch_syntax_error(input, p - 1, "expected \":\" after the id");
+			while (isspace((unsigned char) *p))
+				p++;
+			resetStringInfo(&hex);
+			while (isxdigit((unsigned char) *p))
+				appendStringInfoChar(&hex, *p++);
+			if (hex.len == 0)
+				batch_syntax_error(input, p, "expected a geometry in hex EWKB");
+			g = read_geometry(&flinfo, hex.data, NULL, ioparam,
+							  ERRCODE_INVALID_TEXT_REPRESENTATION);
+			batch_append(state, (int64) id, (const struct varlena *) PG_DETOAST_DATUM(g),
+						 "exactgpu_batch");
+			while (isspace((unsigned char) *p))
+				p++;
+			if (*p == ',')
+			{
+				p++;
+				while (isspace((unsigned char) *p))
+					p++;
+				continue;
+			}
+			if (*p++ != '}')
+				batch_syntax_error(input, p - 1, "expected \",\" or \"}\"");
+			break;
+		}
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '\0')
+		batch_syntax_error(input, p, "junk after \"}\"");
+	return batch_finish(state);
 }
 
 Datum
 exactgpu_batch_out(PG_FUNCTION_ARGS)
 {
-	BatchHeader *b = (BatchHeader *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	BatchCursor c;
+	StringInfoData out;
+	int64		id;
+	const struct varlena *g;
+	Oid			outfn;
+	bool		varlena;
+	FmgrInfo	flinfo;
+	bool		first = true;
 
-	PG_RETURN_CSTRING(psprintf("exactgpu_batch(%u rows, %u bytes)", b->nrows, VARSIZE(b)));
+	batch_open(PG_GETARG_DATUM(0), &c);
+	getTypeOutputInfo(geometry_type(), &outfn, &varlena);
+	fmgr_info(outfn, &flinfo);
+	initStringInfo(&out);
+	appendStringInfoChar(&out, '{');
+	while (batch_next(&c, &id, &g))
+	{
+		CHECK_FOR_INTERRUPTS();
+		appendStringInfo(&out, "%s" INT64_FORMAT ":%s", first ? "" : ",", id,
+						 OutputFunctionCall(&flinfo, PointerGetDatum(g)));
+		first = false;
+	}
+	appendStringInfoChar(&out, '}');
+	PG_RETURN_CSTRING(out.data);
 }
+
+Datum
+exactgpu_batch_send(PG_FUNCTION_ARGS)
+{
+	BatchCursor c;
+	const BatchHeader *b = batch_open(PG_GETARG_DATUM(0), &c);
+	StringInfoData buf;
+	int64		id;
+	const struct varlena *g;
+	Oid			sendfn;
+	bool		varlena;
+	FmgrInfo	flinfo;
+
+	getTypeBinaryOutputInfo(geometry_type(), &sendfn, &varlena);
+	fmgr_info(sendfn, &flinfo);
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, b->nrows);
+	while (batch_next(&c, &id, &g))
+	{
+		bytea	   *wkb = SendFunctionCall(&flinfo, PointerGetDatum(g));
+
+		CHECK_FOR_INTERRUPTS();
+		pq_sendint64(&buf, id);
+		pq_sendint32(&buf, VARSIZE(wkb) - VARHDRSZ);
+		pq_sendbytes(&buf, VARDATA(wkb), VARSIZE(wkb) - VARHDRSZ);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+exactgpu_batch_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	in = (StringInfo) PG_GETARG_POINTER(0);
+	Oid			recvfn,
+				ioparam;
+	FmgrInfo	flinfo;
+	StringInfo	state = batch_begin();
+	uint32		nrows = pq_getmsgint(in, 4);
+
+	getTypeBinaryInputInfo(geometry_type(), &recvfn, &ioparam);
+	fmgr_info(recvfn, &flinfo);
+	for (uint32 r = 0; r < nrows; r++)
+	{
+		int64		id = pq_getmsgint64(in);
+		int			len = pq_getmsgint(in, 4);
+		StringInfoData wkb;
+		Datum		g;
+
+		CHECK_FOR_INTERRUPTS();
+		if (len < 0 || len > in->len - in->cursor)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("exactgpu_batch: truncated binary value")));
+		initStringInfo(&wkb);
+		appendBinaryStringInfo(&wkb, pq_getmsgbytes(in, len), len);
+		g = read_geometry(&flinfo, NULL, &wkb, ioparam, ERRCODE_INVALID_BINARY_REPRESENTATION);
+		batch_append(state, id, (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
+		pfree(wkb.data);
+	}
+	return batch_finish(state);
+}
+
+
+/* ---- ST_ExactBatch(id, geom) aggregate ---- */
 
 Datum
 exactgpu_batch_accum(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt;
+	MemoryContext aggcxt,
+				old;
 	StringInfo	state;
-	int64		id;
-	struct varlena *g;
-	uint32		bytes,
-				pad = 0;
-	static const char zeros[8] = {0};
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ST_ExactBatch: called outside an aggregate")));
-	if (PG_ARGISNULL(0))
-	{
-		MemoryContext old = MemoryContextSwitchTo(aggcxt);
-		BatchHeader h = {0};
-
-		state = makeStringInfo();
-		h.magic = BATCH_MAGIC;
-		appendBinaryStringInfo(state, (const char *) &h, sizeof(h));
-		MemoryContextSwitchTo(old);
-	}
-	else
-		state = (StringInfo) PG_GETARG_POINTER(0);
+	old = MemoryContextSwitchTo(aggcxt);
+	state = PG_ARGISNULL(0) ? batch_begin() : (StringInfo) PG_GETARG_POINTER(0);
+	MemoryContextSwitchTo(old);
 	if (PG_ARGISNULL(2))
 		PG_RETURN_POINTER(state);	/* NULL geometries are skipped */
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("ST_ExactBatch: NULL id")));
-	id = PG_GETARG_INT64(1);
-	g = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
-	bytes = VARSIZE(g);
-	if ((Size) state->len + 16 + TYPEALIGN(8, bytes) >= MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("ST_ExactBatch: the batch exceeds 1 GB"),
-				 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
 	{
-		MemoryContext old = MemoryContextSwitchTo(aggcxt);
+		struct varlena *g = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
 
-		appendBinaryStringInfo(state, (const char *) &id, 8);
-		appendBinaryStringInfo(state, (const char *) &bytes, 4);
-		appendBinaryStringInfo(state, (const char *) &pad, 4);
-		appendBinaryStringInfo(state, (const char *) g, bytes);
-		appendBinaryStringInfo(state, zeros, TYPEALIGN(8, bytes) - bytes);
-		((BatchHeader *) state->data)->nrows++;
+		old = MemoryContextSwitchTo(aggcxt);
+		batch_append(state, PG_GETARG_INT64(1), g, "ST_ExactBatch");
 		MemoryContextSwitchTo(old);
 	}
 	PG_RETURN_POINTER(state);

@@ -11,8 +11,9 @@
  *
  * The answer is that of the predicate called row by row: a NULL geometry
  * meets nothing (the predicates are strict), an empty one meets nothing, a
- * row flagged solid is its volume on either side (exg_batch_join), and mixed
- * SRIDs are an error.
+ * surface is a surface whatever its solid flag (as in ST_ExactIntersects3D:
+ * volumes are said in the query, with ST_ExactIntersectsSolid3D, which this
+ * node does not plan), and mixed SRIDs are an error.
  */
 #include "exactgpu.h"
 

@@ -53,7 +53,7 @@ _PG_init(void)
 	/* in a backend (not a postmaster that forks later): the worker pool now,
 	 * before any parallel region could start it with signals open */
 	if (IsUnderPostmaster)
-		exg_workers_start(0);
+		(void) exactgpu_threads();
 }
 
 void

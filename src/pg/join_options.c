@@ -9,6 +9,8 @@
 #include "utils/guc.h"
 
 #include "join_result.h"
+#include "memory_budget.h"
+#include "parallel.h"
 #include "worker_signals.h"
 
 int			exactgpu_device = EXG_DEVICE_AUTO;
@@ -17,6 +19,7 @@ int			exactgpu_grid_cells = 0;
 int			exactgpu_first_stage = EXG_CULL_AUTO;
 int			exactgpu_worker_threads = 0;
 int			exactgpu_gpu_memory_limit_mb = 0;
+int			exactgpu_memory_limit_mb = 0;
 int			exactgpu_gpu_min_primitives = 65536;
 bool		exactgpu_progress = false;
 
@@ -65,8 +68,14 @@ exactgpu_define_join_gucs(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.worker_threads",
 							"CPU worker threads of a join and of its exact (GMP) stage (0 = all cores).",
-							NULL, &exactgpu_worker_threads, 0, 0, 1024,
+							"Never more than the cores of the server, nor more than the backend can create.",
+							&exactgpu_worker_threads, 0, 0, 1024,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.memory_limit",
+							"Host memory one join may take for its grids and for result rows kept in memory (0 = a quarter of the physical memory).",
+							"Grids are made coarser to fit; never more than half the room left under the server's address-space limit. Superuser only.",
+							&exactgpu_memory_limit_mb, 0, 0, INT_MAX,
+							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.gpu_memory_limit",
 							"GPU memory a join may use, in MB (0 = 80% of the free memory).",
 							"Larger joins run in chunks.",
@@ -74,8 +83,8 @@ exactgpu_define_join_gucs(void)
 							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.result_memory",
 							"Memory the result rows of a batch join may take before they spill to a temporary file.",
-							"Like work_mem, but for join results, which can be tens of millions of rows.",
-							&exactgpu_result_memory_kb, 1024 * 1024, 64, MAX_KILOBYTES,
+							"Like work_mem, but for join results, which can be tens of millions of rows. At most 256MB are kept (a larger first spill could not be canceled quickly), and never more than exactgpu.memory_limit.",
+							&exactgpu_result_memory_kb, RESULT_MEMORY_MAX_KB, 64, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("exactgpu.gpu_min_primitives",
 							"With exactgpu.device = auto, batch joins of fewer primitives (both sides) run on the CPU.",
@@ -91,8 +100,18 @@ exactgpu_define_join_gucs(void)
 int
 exactgpu_threads(void)
 {
-	exg_workers_start(exactgpu_worker_threads);
-	return exactgpu_worker_threads;
+	int			n = exactgpu_worker_threads;
+
+	/* more threads than cores only slow a join and take PIDs from the server */
+	if (n <= 0 || n > exg_cpu_count())
+		n = exg_cpu_count();
+	return exg_workers_start(n);
+}
+
+size_t
+exactgpu_memory_budget(void)
+{
+	return exg_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
 }
 
 void
@@ -105,6 +124,7 @@ exactgpu_join_options(exg_join_options *opt)
 	opt->cull = (exg_cull_stage) exactgpu_first_stage;
 	opt->worker_threads = exactgpu_threads();
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
+	opt->memory_limit = exactgpu_memory_budget();
 }
 
 PG_FUNCTION_INFO_V1(exactgpu_last_join_stats);

@@ -14,12 +14,17 @@ extern int	exactgpu_first_stage;
 extern int	exactgpu_worker_threads;
 
 /*
- * exactgpu.worker_threads for an engine call, with the worker pool started
- * that large and its threads deaf to the backend's signals.
+ * exactgpu.worker_threads for an engine call (0 or more than the cores: the
+ * cores), with the worker pool started that large and its threads deaf to
+ * the backend's signals; fewer when the backend cannot create that many.
  */
 extern int	exactgpu_gpu_min_primitives;
 
 int			exactgpu_threads(void);
+
+/* exactgpu.memory_limit in bytes, within the server's address-space limit. */
+size_t		exactgpu_memory_budget(void);
+extern int	exactgpu_memory_limit_mb;
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
 

@@ -12,9 +12,10 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "join_options.h"
 #include "join_result.h"
 
-int			exactgpu_result_memory_kb = 1024 * 1024;
+int			exactgpu_result_memory_kb = RESULT_MEMORY_MAX_KB;
 
 void
 exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
@@ -37,8 +38,20 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 		TupleDescAttr(desc, 1)->atttypid != INT8OID || !TupleDescAttr(desc, 0)->attbyval)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("result rows must be (bigint, bigint)")));
+	/*
+	 * Rows kept in memory within the join's memory budget (memory_limit is
+	 * superuser's, result_memory anyone's), and never more than
+	 * RESULT_MEMORY_MAX_KB: when the rows first exceed the budget the
+	 * tuplestore writes them all to its file in one go, with no check for
+	 * cancel; 1 GB of rows took 3 s there (a cancel 3 s late), 256 MB
+	 * takes a few hundred ms. Later rows are written as they come, and
+	 * the result loops check for cancel between them.
+	 */
 	res->store = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
-									   false, exactgpu_result_memory_kb);
+									   false,
+									   (int) Min(Min((size_t) exactgpu_result_memory_kb,
+													 (size_t) RESULT_MEMORY_MAX_KB),
+												 exactgpu_memory_budget() / 1024));
 	res->desc = desc;
 	res->rows = 0;
 	{

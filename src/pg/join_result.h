@@ -10,6 +10,7 @@
 #include "utils/tuplestore.h"
 
 /* GUC exactgpu.result_memory (kB): result rows kept in memory before spilling. */
+#define RESULT_MEMORY_MAX_KB (256 * 1024)	/* the most kept, see join_result.c */
 extern int	exactgpu_result_memory_kb;
 
 typedef struct ExactgpuResult

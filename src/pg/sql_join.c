@@ -100,24 +100,6 @@ join_state_build(ExactJoinState *js, ExactgpuReadReport *rrep)
 	exactgpu_rows_check_srids(&js->rows[0], &js->rows[1]);
 }
 
-/* Swap the halves of packed (a << 32 | b) row pairs and sort them again. */
-static int
-cmp_u64(const void *x, const void *y)
-{
-	uint64_t	a = *(const uint64_t *) x,
-				b = *(const uint64_t *) y;
-
-	return (a > b) - (a < b);
-}
-
-static void
-swap_pairs(uint64_t *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		rows[i] = (rows[i] << 32) | (rows[i] >> 32);
-	qsort(rows, n, sizeof(uint64_t), cmp_u64);
-}
-
 /*
  * The engine call of each mode. A volume join whose other side is only
  * points is the point-in-solid join (a point meets a volume iff it is
@@ -127,22 +109,14 @@ static exg_status
 run_join(ExactJoinState *js, JoinMode mode, const exg_join_options *opt, uint64_t **rows,
 		 size_t *nrows, exg_join_stats *stats, exg_error *err)
 {
-	exg_status	st;
-
 	switch (mode)
 	{
 		case JOIN_LOCATE:
 			return exg_batch_locate(&js->batch[0], &js->batch[1], opt, rows, nrows, stats, err);
 		case JOIN_VOLUME:
 			if (exg_batch_only_points(&js->batch[1]))
-			{
-				st = exg_batch_locate(&js->batch[1], &js->batch[0], opt, rows, nrows, stats, err);
-				if (st == EXG_OK)
-					swap_pairs(*rows, *nrows);
-				else if (err->row)
-					err->side = !err->side;
-				return st;
-			}
+				return exg_batch_locate_in(&js->batch[0], &js->batch[1], opt, rows, nrows, stats,
+										   err);
 			exg_batch_set_volumes(&js->batch[0]);
 			return exg_batch_join(&js->batch[0], &js->batch[1], opt, rows, nrows, stats, err);
 		case JOIN_INTERSECTS:
@@ -152,6 +126,57 @@ run_join(ExactJoinState *js, JoinMode mode, const exg_join_options *opt, uint64_
 }
 
 /* ---- the join itself ---- */
+
+static int
+cmp_rows_by_id(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = arg;
+	int64		a = ids[*(const uint32 *) x],
+				b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The place of each row of a side in the result's order (exg_batch.order):
+ * by id, rows that share an id at one place, so that the engine's one sort
+ * of the row pairs leaves them in id order, each id pair once. *place_ids
+ * gets the id of each place. NULL, with the rows' ids as place ids, when
+ * the ids grow strictly with the rows, as they usually do.
+ */
+static uint32 *
+rows_order(const ExactgpuRows *rows, int64 **place_ids)
+{
+	size_t		n = rows->n,
+				i,
+				places = 0;
+	uint32	   *by_id,
+			   *order;
+	int64	   *pid;
+
+	*place_ids = rows->ids;
+	for (i = 1; i < n && rows->ids[i - 1] < rows->ids[i]; i++)
+		;
+	if (i >= n)
+		return NULL;
+	by_id = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+		by_id[i] = (uint32) i;
+	qsort_interruptible(by_id, n, sizeof(uint32), cmp_rows_by_id, rows->ids);
+	order = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	pid = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+	{
+		int64		id = rows->ids[by_id[i]];
+
+		if (places == 0 || id != pid[places - 1])
+			pid[places++] = id;
+		order[by_id[i]] = (uint32) (places - 1);
+	}
+	pfree(by_id);
+	*place_ids = pid;
+	return order;
+}
 
 /* Primitives per CPU thread below which more threads cost more than they save. */
 #define PRIMS_PER_THREAD 16384
@@ -188,9 +213,8 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 	exg_join_options opt;
 	exg_error	err = {0};
 	uint64_t   *rows = NULL;
-	size_t		nrows = 0,
-				i;
-	int64	   *pairs;
+	size_t		nrows = 0;
+	int64	   *place_ids[2];
 	uint64		t_join;
 	ExactgpuReadReport rrep;
 
@@ -222,6 +246,8 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 
 	exactgpu_join_options(&opt);
 	size_join_options(&opt, rep->left_prims + rep->right_prims);
+	for (int k = 0; k < 2; k++)
+		js->batch[k].order = rows_order(&js->rows[k], &place_ids[k]);
 	if (run_join(js, mode, &opt, &rows, &nrows, &rep->stats, &err) != EXG_OK)
 	{
 		/* name the row by its id */
@@ -244,26 +270,27 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->stats.hits,
 						(unsigned long long) rep->stats.exact_pairs)));
 
-	/* row indices -> ids; several rows may share an id: sort and keep each pair once */
-	pairs = MemoryContextAllocExtended(CurrentMemoryContext, sizeof(int64) * 2 * (nrows ? nrows : 1),
-									   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	if (pairs == NULL)
-	{
-		free(rows);				/* the engine's malloc: no memory context frees it */
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("%s: out of memory for %zu result pairs", context, nrows)));
-	}
-	for (i = 0; i < nrows; i++)
-	{
-		pairs[2 * i] = js->rows[0].ids[rows[i] >> 32];
-		pairs[2 * i + 1] = js->rows[1].ids[rows[i] & 0xffffffffu];
-	}
-	free(rows);
+	/*
+	 * The pairs come sorted by id, each id pair once (rows_order): out as
+	 * they are. The engine's malloc'ed array is freed on every path.
+	 */
 	join_state_free(js);
-	exactgpu_result_begin(fcinfo, &res);
-	exactgpu_result_put_pairs(&res, pairs, nrows);
-	pfree(pairs);
+	PG_TRY();
+	{
+		exactgpu_result_begin(fcinfo, &res);
+		for (size_t i = 0; i < nrows; i++)
+		{
+			if ((i & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
+			exactgpu_result_put(&res, place_ids[0][rows[i] >> 32],
+								place_ids[1][rows[i] & 0xffffffffu]);
+		}
+	}
+	PG_FINALLY();
+	{
+		free(rows);
+	}
+	PG_END_TRY();
 	rep->row_pairs = res.rows;
 	rep->total_ms = (exg_now_ns() - t_start) / 1e6;
 	rep->valid = true;

@@ -6,6 +6,9 @@ ENGINE_TEST_CFLAGS ?= -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_I
 ENGINE_TEST_LIBS   ?= -lgmp -lm -lpthread
 ENGINE_TEST_BIN    := test/engine/bin
 ENGINE_CORE        := $(ENGINE_SRCS) $(GPU_ABSENT)
+# The harness every engine test and bench shares (random generator, clock,
+# checks, mesh builders): test/engine/harness.h.
+TEST_HARNESS       := test/engine/harness.c
 
 ENGINE_TESTS := $(patsubst test/engine/%.c,%,$(sort $(wildcard test/engine/test_*.c)))
 
@@ -18,9 +21,9 @@ test_overlay_EXTRA      := test/reference/ref_exact.c
 test_solid_differential_EXTRA := test/reference/ref_solid.c test/reference/ref_exact.c
 test_static_filter_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 
-$(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] test/fixtures/mine.[ch])
+$(ENGINE_TEST_BIN)/%: test/engine/%.c $(TEST_HARNESS) $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] test/fixtures/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)
-	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -o $@ $< $($*_EXTRA) $(ENGINE_CORE) $(ENGINE_TEST_LIBS)
+	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -o $@ $< $(TEST_HARNESS) $($*_EXTRA) $(ENGINE_CORE) $(ENGINE_TEST_LIBS)
 
 .PHONY: engine-check
 engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
@@ -32,9 +35,9 @@ GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay
                  test_box_join
 GPU_TEST_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 
-$(GPU_TEST_BIN)/%: test/engine/%.c $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(ENGINE_HEADERS) $(wildcard test/engine/*.h)
+$(GPU_TEST_BIN)/%: test/engine/%.c $(TEST_HARNESS) $(ENGINE_SRCS) $(CUDA_SRCS:.cu=.o) $(ENGINE_HEADERS) $(wildcard test/engine/*.h)
 	@mkdir -p $(GPU_TEST_BIN)
-	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -DEXG_WITH_CUDA -o $@ $< $($*_EXTRA) $(ENGINE_SRCS) \
+	$(ENGINE_TEST_CC) $(ENGINE_TEST_CFLAGS) -DEXG_WITH_CUDA -o $@ $< $(TEST_HARNESS) $($*_EXTRA) $(ENGINE_SRCS) \
 		$(CUDA_SRCS:.cu=.o) $(GPU_TEST_LIBS) $(ENGINE_TEST_LIBS)
 
 .PHONY: gpu-tests

@@ -6,21 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t
-splitmix64(uint64_t *s)
-{
-	uint64_t	z = (*s += 0x9e3779b97f4a7c15ull);
+#include "harness.h"
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static double
-unit(uint64_t *s)
-{
-	return (double) (splitmix64(s) >> 11) * 0x1.0p-53;
-}
 
 static void
 alloc(join_data *d, int arity, uint32_t nprims, uint32_t nverts)
@@ -39,7 +26,7 @@ void
 join_data_random(join_data *d, int arity, uint32_t n, const double origin[3],
 				 double extent, double feature, uint64_t seed)
 {
-	uint64_t	s = seed;
+	test_rng	s = {seed};
 	uint32_t	i;
 	int			v,
 				k;
@@ -50,11 +37,11 @@ join_data_random(join_data *d, int arity, uint32_t n, const double origin[3],
 		double		c[3];
 
 		for (k = 0; k < 3; k++)
-			c[k] = origin[k] + unit(&s) * extent;
+			c[k] = origin[k] + rng_uniform(&s) * extent;
 		for (v = 0; v < arity; v++)
 		{
 			for (k = 0; k < 3; k++)
-				d->xyz[3 * (i * arity + v) + k] = c[k] + (unit(&s) - 0.5) * feature;
+				d->xyz[3 * (i * arity + v) + k] = c[k] + (rng_uniform(&s) - 0.5) * feature;
 			d->vidx[i * arity + v] = i * arity + v;
 		}
 	}
@@ -64,7 +51,7 @@ void
 join_data_terrain(join_data *d, uint32_t nx, uint32_t ny, double h, const double origin[3],
 				  int zmode, uint64_t seed)
 {
-	uint64_t	s = seed;
+	test_rng	s = {seed};
 	uint32_t	i,
 				j,
 				t = 0;
@@ -78,7 +65,7 @@ join_data_terrain(join_data *d, uint32_t nx, uint32_t ny, double h, const double
 			p[0] = origin[0] + i * h;
 			p[1] = origin[1] + j * h;
 			/* zmode 0: flat; 1: small integer heights (exact coplanar pieces) */
-			p[2] = origin[2] + (zmode == 0 ? 0 : (double) (splitmix64(&s) % 3) * h);
+			p[2] = origin[2] + (zmode == 0 ? 0 : (double) (rng_next(&s) % 3) * h);
 		}
 	for (j = 0; j + 1 < ny; j++)
 		for (i = 0; i + 1 < nx; i++)
@@ -103,18 +90,18 @@ void
 join_data_drills(join_data *d, uint32_t n, uint32_t nx, uint32_t ny, double h,
 				 const double origin[3], uint64_t seed)
 {
-	uint64_t	s = seed;
+	test_rng	s = {seed};
 	uint32_t	i;
 
 	alloc(d, 2, n, 2 * n);
 	for (i = 0; i < n; i++)
 	{
 		/* lattice point, edge midpoint or cell centre: half-integers of h */
-		double		x = origin[0] + (double) (splitmix64(&s) % (2 * (nx - 1) + 1)) * h / 2;
-		double		y = origin[1] + (double) (splitmix64(&s) % (2 * (ny - 1) + 1)) * h / 2;
+		double		x = origin[0] + (double) (rng_next(&s) % (2 * (nx - 1) + 1)) * h / 2;
+		double		y = origin[1] + (double) (rng_next(&s) % (2 * (ny - 1) + 1)) * h / 2;
 		/* ends above the terrain, at a lattice height, or below */
-		double		top = origin[2] + (double) (splitmix64(&s) % 5) * h;
-		double		bottom = origin[2] - (double) (splitmix64(&s) % 3) * h;
+		double		top = origin[2] + (double) (rng_next(&s) % 5) * h;
+		double		bottom = origin[2] - (double) (rng_next(&s) % 3) * h;
 
 		d->xyz[6 * i] = x;
 		d->xyz[6 * i + 1] = y;

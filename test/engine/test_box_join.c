@@ -23,6 +23,7 @@
 #include "box_join.h"
 #include "cancel.h"
 #include "gpu.h"
+#include "harness.h"
 
 #if defined(__SSE2__)
 #include <xmmintrin.h>
@@ -32,30 +33,19 @@
 #define CALLER_MODES 2
 #endif
 
-static int	failures;
 static bool have_gpu;
-static uint64_t rng = 0x243f6a8885a308d3ull;
-
-static uint64_t
-next64(void)
-{
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static test_rng rng = {0x243f6a8885a308d3ull};
 
 static double
 uniform(void)
 {
-	return (double) (next64() >> 11) / 9007199254740992.0;
+	return rng_uniform(&rng);
 }
 
 static int
 below(int n)
 {
-	return (int) (next64() % (uint64_t) n);
+	return (int) rng_below(&rng, (uint64_t) n);
 }
 
 /* A set of n boxes of naxes axes (box i at box[2 naxes i]). */
@@ -191,7 +181,7 @@ check_memory(const char *name)
 	if (in_use != 0)
 	{
 		printf("FAIL %s: %zu bytes of GPU memory still in use after the join\n", name, in_use);
-		failures++;
+		test_failures++;
 	}
 }
 
@@ -230,7 +220,7 @@ run_one(const char *name, const char *variant, const boxes *A, const boxes *B,
 	{
 		printf("FAIL %s [%s]: %s; %zu of %zu pairs, %zu duplicates, %zu not meeting\n", name,
 			   variant, rc == EXG_OK ? "ok" : err.message, c.n, e->n, c.dups, c.strays);
-		failures++;
+		test_failures++;
 	}
 	if (opt->device == EXG_DEVICE_GPU)
 		check_memory(name);
@@ -313,11 +303,11 @@ check_free(const char *name, boxes A, boxes B)
 static boxes
 boxes_duplicated(uint32_t n, int naxes, uint32_t distinct, uint64_t seed)
 {
-	uint64_t	saved = rng;
+	test_rng	saved = rng;
 	boxes		proto,
 				b = boxes_new(n, naxes);
 
-	rng = seed;
+	rng.state = seed;
 	proto = boxes_random(distinct, naxes, 0, 40, 6, 1);
 	rng = saved;
 	for (uint32_t i = 0; i < n; i++)
@@ -440,7 +430,7 @@ check_control(void)
 		run_one("one cell, 4500 x 4500", dn, &A, &B, &e, &opt, &st, &chunks);
 		printf("%s %s sink got %d chunks, %u waves\n", chunks > 1 ? "ok  " : "FAIL", dn, chunks,
 			   st.waves);
-		failures += chunks <= 1;
+		test_failures += chunks <= 1;
 
 		/* a sink that fails at its second chunk stops the join with its status */
 		c.fail_at = 2;
@@ -449,7 +439,7 @@ check_control(void)
 		printf("%s %s sink error stops the join: %s after %d chunks\n",
 			   rc == EXG_ERR_UNSUPPORTED && c.chunks == 2 ? "ok  " : "FAIL", dn, exg_status_name(rc),
 			   c.chunks);
-		failures += !(rc == EXG_ERR_UNSUPPORTED && c.chunks == 2);
+		test_failures += !(rc == EXG_ERR_UNSUPPORTED && c.chunks == 2);
 		if (dev)
 			check_memory("sink error");
 
@@ -457,7 +447,7 @@ check_control(void)
 		rc = exg_box_join(&A.set, &B.set, 2, &opt, collect, &c, &st, &err);
 		exg_set_cancel_callback(NULL);
 		printf("%s %s cancel: %s\n", rc == EXG_ERR_INTERRUPTED ? "ok  " : "FAIL", dn, exg_status_name(rc));
-		failures += rc != EXG_ERR_INTERRUPTED;
+		test_failures += rc != EXG_ERR_INTERRUPTED;
 		if (dev)
 			check_memory("cancel");
 		free(c.seen);
@@ -487,13 +477,13 @@ check_split(void)
 	if (run_one("GPU budget below the inputs", "1.5 MiB", &A, &B, &e, &opt, &st, NULL))
 		printf("%s GPU budget below the inputs: %zu pairs, %u splits, %u chunks\n",
 			   st.splits ? "ok  " : "FAIL", e.n, st.splits, st.waves);
-	failures += st.splits == 0;
+	test_failures += st.splits == 0;
 	opt.gpu_memory_limit = 0;
 	setenv("EXACTGPU_TEST_ALLOC_LIMIT", "600000", 1);
 	if (run_one("GPU allocations failing", "> 600 kB", &A, &B, &e, &opt, &st, NULL))
 		printf("%s GPU allocations above 600 kB failing: %zu pairs, %u splits, %u chunks\n",
 			   st.splits ? "ok  " : "FAIL", e.n, st.splits, st.waves);
-	failures += st.splits == 0;
+	test_failures += st.splits == 0;
 	unsetenv("EXACTGPU_TEST_ALLOC_LIMIT");
 	free(e.bit);
 	free(A.box);
@@ -518,7 +508,7 @@ check_split(void)
 	if (run_one("GPU chunk overflow", "3 MiB, 4 cells", &A, &B, &e, &opt, &st, NULL))
 		printf("%s GPU chunk overflow: %zu pairs, %u chunks, %u computed again\n",
 			   st.splits ? "ok  " : "FAIL", e.n, st.waves, st.splits);
-	failures += st.splits == 0;
+	test_failures += st.splits == 0;
 	free(e.bit);
 	free(A.box);
 	free(B.box);
@@ -583,7 +573,7 @@ check_sink_mode(void)
 					   dev ? "GPU" : "CPU", caller_mode_name[m],
 					   rc == EXG_OK ? "ok" : err.message, sink_round, want_round, sink_csr,
 					   want_csr, (unsigned long long) entries);
-				failures++;
+				test_failures++;
 			}
 			else
 				printf("ok   sink mode (%s, %s): the caller's; a box over all doubles: %llu entries\n",
@@ -611,7 +601,7 @@ expect_invalid(const char *what, const boxes *A, const boxes *B, int naxes, exg_
 		printf("FAIL invalid input (%s, %s): %s, row %llu side %d\n", what,
 			   dev == EXG_DEVICE_GPU ? "GPU" : "CPU", exg_status_name(rc),
 			   (unsigned long long) err.row, err.side);
-		failures++;
+		test_failures++;
 	}
 	else
 		printf("ok   invalid input (%s, %s): %s\n", what, dev == EXG_DEVICE_GPU ? "GPU" : "CPU",
@@ -710,6 +700,6 @@ main(int argc, char **argv)
 	check_invalid();
 	check_sink_mode();
 
-	printf("test_box_join: %d failures\n", failures);
-	return failures != 0;
+	printf("test_box_join: %ld failures\n", test_failures);
+	return test_failures != 0;
 }

@@ -30,6 +30,7 @@
 #include "adversarial.h"
 #include "predicates.h"
 #include "ref_exact.h"
+#include "harness.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -567,14 +568,6 @@ parse_options(int argc, char **argv, options *o)
 		o->total = 1;
 }
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 static void
 print_case(const double *x, int npts, int dim)

@@ -33,17 +33,9 @@
 #include "geom_shape.h"
 #include "gserialized_read.h"
 #include "shape_text.h"
+#include "harness.h"
 
 static int	n_checks;
-static int	n_failures;
-
-#define FAIL(...) \
-	do { \
-		n_failures++; \
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} while (0)
 
 static void *
 xmalloc(size_t n)
@@ -1474,17 +1466,7 @@ test_errors(void)
 
 /* --------------------------------------------------------- robustness */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static uint64_t
-rng(void)
-{
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
-}
+static test_rng fuzz = {0x9E3779B97F4A7C15u};
 
 static long robust_ok,
 			robust_err;
@@ -1557,10 +1539,10 @@ test_mutations(long iterations)
 	robust_ok = robust_err = 0;
 	for (long it = 0; it < iterations; it++)
 	{
-		const bytes *c = &all_buffers.items[rng() % all_buffers.n];
+		const bytes *c = &all_buffers.items[rng_next(&fuzz) % all_buffers.n];
 		size_t		n = c->n;
-		int			kind = (int) (rng() % 4);
-		int			edits = 1 + (int) (rng() % 4);
+		int			kind = (int) (rng_next(&fuzz) % 4);
+		int			edits = 1 + (int) (rng_next(&fuzz) % 4);
 
 		/* room for up to four tail growths of 15 bytes */
 		if (n + 64 > cap)
@@ -1571,19 +1553,19 @@ test_mutations(long iterations)
 		memcpy(m, c->b, n);
 		for (int e = 0; e < edits && n > 0; e++)
 		{
-			size_t		at = rng() % n;
+			size_t		at = rng_next(&fuzz) % n;
 
 			switch (kind)
 			{
 				case 0:			/* random byte */
-					m[at] = (uint8_t) rng();
+					m[at] = (uint8_t) rng_next(&fuzz);
 					break;
 				case 1:			/* flip a bit */
-					m[at] ^= (uint8_t) (1u << (rng() % 8));
+					m[at] ^= (uint8_t) (1u << (rng_next(&fuzz) % 8));
 					break;
 				case 2:			/* an interesting 32-bit word, aligned */
 					{
-						uint32_t	v = interesting[rng() % (sizeof(interesting) / sizeof(interesting[0]))];
+						uint32_t	v = interesting[rng_next(&fuzz) % (sizeof(interesting) / sizeof(interesting[0]))];
 
 						at &= ~(size_t) 3;
 						if (at + 4 <= n)
@@ -1591,16 +1573,16 @@ test_mutations(long iterations)
 						break;
 					}
 				case 3:			/* the flags byte, or grow/shrink the tail */
-					if (rng() % 2)
-						m[3] = (uint8_t) rng();
-					else if (rng() % 2 && n > 1)
-						n -= 1 + rng() % (n < 16 ? n - 1 : 15);
+					if (rng_next(&fuzz) % 2)
+						m[3] = (uint8_t) rng_next(&fuzz);
+					else if (rng_next(&fuzz) % 2 && n > 1)
+						n -= 1 + rng_next(&fuzz) % (n < 16 ? n - 1 : 15);
 					else
 					{
-						size_t		add = 1 + rng() % 15;
+						size_t		add = 1 + rng_next(&fuzz) % 15;
 
 						for (size_t k = 0; k < add; k++)
-							m[n + k] = (uint8_t) rng();
+							m[n + k] = (uint8_t) rng_next(&fuzz);
 						n += add;
 					}
 					break;
@@ -1621,18 +1603,18 @@ test_random_garbage(long iterations)
 	robust_ok = robust_err = 0;
 	for (long it = 0; it < iterations; it++)
 	{
-		size_t		n = rng() % sizeof(buf);
+		size_t		n = rng_next(&fuzz) % sizeof(buf);
 
 		for (size_t i = 0; i < n; i++)
-			buf[i] = (uint8_t) rng();
+			buf[i] = (uint8_t) rng_next(&fuzz);
 		/* plausible flags and types half of the time */
-		if (n > 12 && rng() % 2)
+		if (n > 12 && rng_next(&fuzz) % 2)
 		{
-			uint32_t	t = (uint32_t) (rng() % 16);
+			uint32_t	t = (uint32_t) (rng_next(&fuzz) % 16);
 
-			uint32_t	count = (uint32_t) (rng() % 3);
+			uint32_t	count = (uint32_t) (rng_next(&fuzz) % 3);
 
-			buf[3] = (uint8_t) (0x40 | (rng() % 4));
+			buf[3] = (uint8_t) (0x40 | (rng_next(&fuzz) % 4));
 			memcpy(buf + 4, &t, 4);
 			memcpy(buf + 8, &count, 4);
 		}
@@ -1761,7 +1743,7 @@ main(int argc, char **argv)
 	if (argc > 1)
 		iterations = strtol(argv[1], NULL, 10);
 	if (argc > 2)
-		rng_state = strtoull(argv[2], NULL, 0) * UINT64_C(0x9E3779B97F4A7C15) | 1;
+		fuzz.state = strtoull(argv[2], NULL, 0) * UINT64_C(0x9E3779B97F4A7C15) | 1;
 
 	test_shape_text();
 	test_wkt_cases(false);
@@ -1774,9 +1756,9 @@ main(int argc, char **argv)
 	test_mutations(iterations);
 	test_random_garbage(iterations / 4);
 
-	printf("%d checks, %d failures\n", n_checks, n_failures);
+	printf("%d checks, %ld failures\n", n_checks, test_failures);
 	for (size_t i = 0; i < all_buffers.n; i++)
 		free(all_buffers.items[i].b);
 	free(all_buffers.items);
-	return n_failures == 0 ? 0 : 1;
+	return test_failures == 0 ? 0 : 1;
 }

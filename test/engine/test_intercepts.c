@@ -16,12 +16,8 @@
 #include "composite.h"
 #include "geom_prepared.h"
 #include "intercepts.h"
+#include "harness.h"
 
-static int failures = 0;
-
-#define CHECK(cond, ...) \
-	do { if (!(cond)) { failures++; printf("  FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); printf("\n"); } } while (0)
 
 /* The cube [0, 4]^3, outward triangles, as a TIN. */
 static void
@@ -277,6 +273,6 @@ main(void)
 	test_contacts();
 	test_polyline();
 	test_composite();
-	printf("test_intercepts: %d failures\n", failures);
-	return failures != 0;
+	printf("test_intercepts: %ld failures\n", test_failures);
+	return test_failures != 0;
 }

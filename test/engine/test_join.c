@@ -16,8 +16,8 @@
 #include "interval_double.h"
 #include "join_data.h"
 #include "join_internal.h"
+#include "harness.h"
 
-static int	failures;
 static bool require_gpu;
 
 #if defined(__SSE2__)
@@ -94,7 +94,7 @@ check_join(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 	{
 		fprintf(stderr, "FAIL %s [%s]: MXCSR %#x on return, %#x before\n", name, variant,
 				after, caller_csr);
-		failures++;
+		test_failures++;
 	}
 #else
 	rc = exg_join(A, B, opt, &got, &ngot, &st, &err);
@@ -102,13 +102,13 @@ check_join(const char *name, const exg_prim_set *A, const exg_prim_set *B,
 	if (rc != EXG_OK)
 	{
 		fprintf(stderr, "FAIL %s [%s]: %s\n", name, variant, err.message);
-		failures++;
+		test_failures++;
 		return;
 	}
 	if (ngot != nexpect || (ngot && memcmp(got, expect, ngot * sizeof(exg_pair)) != 0))
 	{
 		fprintf(stderr, "FAIL %s [%s]: %zu pairs, brute force %zu\n", name, variant, ngot, nexpect);
-		failures++;
+		test_failures++;
 	}
 	else
 		printf("  %-28s %-30s %8zu pairs  %9llu candidates  grid %ux%ux%u  %s  %.1f ms\n",
@@ -223,7 +223,7 @@ check_pair_sort(void)
 				{
 					fprintf(stderr, "FAIL pair sort: %zu pairs, ids under %#x, order %d\n", n,
 							masks[mi], order);
-					failures++;
+					test_failures++;
 				}
 				free(p);
 				free(q);
@@ -251,7 +251,7 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	else if (require_gpu)
 	{
 		fprintf(stderr, "FAIL %s: --gpu given but no GPU is usable: %s\n", name, err.message);
-		failures++;
+		test_failures++;
 	}
 	free(expect);
 }
@@ -356,7 +356,7 @@ main(int argc, char **argv)
 			{
 				fprintf(stderr, "FAIL NaN coordinate, box join stage on the %s: not refused\n",
 						d ? "GPU" : "CPU");
-				failures++;
+				test_failures++;
 				exg_join_pairs_free(p);
 			}
 			else
@@ -365,9 +365,9 @@ main(int argc, char **argv)
 		}
 	}
 
-	if (failures)
+	if (test_failures)
 	{
-		fprintf(stderr, "test_join: %d failures\n", failures);
+		fprintf(stderr, "test_join: %ld failures\n", test_failures);
 		return 1;
 	}
 	printf("test_join: all joins equal brute force\n");

@@ -17,59 +17,13 @@
 #include "gpu.h"
 #include "locate_join.h"
 #include "solid.h"
+#include "harness.h"
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
+static test_rng rng = {0x2545f4914f6cdd1dull};
 
-static uint64_t
-next_u64(void)
-{
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
+typedef test_mesh mesh;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
-typedef struct mesh
-{
-	double	   *xyz;
-	uint32_t	nv,
-				cv;
-	uint32_t   *tri;
-	uint32_t   *body;
-	uint32_t	nt,
-				ct;
-	uint32_t	nbodies;
-} mesh;
-
-static uint32_t
-add_vertex(mesh *m, double x, double y, double z)
-{
-	if (m->nv == m->cv)
-	{
-		m->cv = m->cv ? 2 * m->cv : 1024;
-		m->xyz = realloc(m->xyz, sizeof(double) * 3 * m->cv);
-	}
-	m->xyz[3 * m->nv] = x;
-	m->xyz[3 * m->nv + 1] = y;
-	m->xyz[3 * m->nv + 2] = z;
-	return m->nv++;
-}
-
-static void
-add_tri(mesh *m, uint32_t a, uint32_t b, uint32_t c)
-{
-	if (m->nt == m->ct)
-	{
-		m->ct = m->ct ? 2 * m->ct : 1024;
-		m->tri = realloc(m->tri, sizeof(uint32_t) * 3 * m->ct);
-		m->body = realloc(m->body, sizeof(uint32_t) * m->ct);
-	}
-	m->tri[3 * m->nt] = a;
-	m->tri[3 * m->nt + 1] = b;
-	m->tri[3 * m->nt + 2] = c;
-	m->body[m->nt++] = m->nbodies;
-}
 
 /* Axis-aligned box [lo, hi], 12 triangles; the body number is taken after. */
 static void
@@ -80,10 +34,10 @@ add_box(mesh *m, const double *o, const double *lo, const double *hi)
 	{2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
 
 	for (int i = 0; i < 8; i++)
-		v[i] = add_vertex(m, o[0] + (i & 1 ? hi[0] : lo[0]), o[1] + (i & 2 ? hi[1] : lo[1]),
+		v[i] = test_mesh_vertex(m, o[0] + (i & 1 ? hi[0] : lo[0]), o[1] + (i & 2 ? hi[1] : lo[1]),
 						  o[2] + (i & 4 ? hi[2] : lo[2]));
 	for (int i = 0; i < 12; i++)
-		add_tri(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
+		test_mesh_triangle(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
 	m->nbodies++;
 }
 
@@ -94,84 +48,23 @@ add_octahedron(mesh *m, const double *o, const double *c, double r)
 	static const int f[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5},
 	{3, 1, 5}, {0, 3, 5}};
 
-	v[0] = add_vertex(m, o[0] + c[0] + r, o[1] + c[1], o[2] + c[2]);
-	v[1] = add_vertex(m, o[0] + c[0] - r, o[1] + c[1], o[2] + c[2]);
-	v[2] = add_vertex(m, o[0] + c[0], o[1] + c[1] + r, o[2] + c[2]);
-	v[3] = add_vertex(m, o[0] + c[0], o[1] + c[1] - r, o[2] + c[2]);
-	v[4] = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] + r);
-	v[5] = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] - r);
+	v[0] = test_mesh_vertex(m, o[0] + c[0] + r, o[1] + c[1], o[2] + c[2]);
+	v[1] = test_mesh_vertex(m, o[0] + c[0] - r, o[1] + c[1], o[2] + c[2]);
+	v[2] = test_mesh_vertex(m, o[0] + c[0], o[1] + c[1] + r, o[2] + c[2]);
+	v[3] = test_mesh_vertex(m, o[0] + c[0], o[1] + c[1] - r, o[2] + c[2]);
+	v[4] = test_mesh_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] + r);
+	v[5] = test_mesh_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + c[2] - r);
 	for (int i = 0; i < 8; i++)
-		add_tri(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
+		test_mesh_triangle(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
 	m->nbodies++;
 }
 
-static double
-snap(double x)
-{
-	return round(x * 8) / 8;
-}
 
-/*
- * A closed grid surface: (u, v) in [0, nu) x [0, nv) wrapping in u, with
- * poles (sphere) or wrapping in v too (torus); vertices snapped to 1/8.
- */
+/* Bumpy sphere or torus (harness.h), its radius within 7.5% */
 static void
 add_round(mesh *m, const double *o, const double *c, double R, double r, int torus, int nu, int nv)
 {
-	uint32_t	base = m->nv,
-				south = 0,
-				north = 0;
-	int			rows = torus ? nv : nv - 1;
-
-	for (int j = 0; j < rows; j++)
-		for (int i = 0; i < nu; i++)
-		{
-			double		u = 2 * M_PI * i / nu,
-						bump = 1 + 0.15 * ((double) (next_u64() % 100) / 100 - 0.5);
-			double		x,
-						y,
-						z;
-
-			if (torus)
-			{
-				double		w = 2 * M_PI * j / nv;
-
-				x = (R + r * bump * cos(w)) * cos(u);
-				y = (R + r * bump * cos(w)) * sin(u);
-				z = r * bump * sin(w);
-			}
-			else
-			{
-				double		w = M_PI * (j + 1) / nv - M_PI / 2;
-
-				x = R * bump * cos(w) * cos(u);
-				y = R * bump * cos(w) * sin(u);
-				z = R * bump * sin(w);
-			}
-			add_vertex(m, o[0] + snap(c[0] + x), o[1] + snap(c[1] + y), o[2] + snap(c[2] + z));
-		}
-	if (!torus)
-	{
-		south = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap(c[2] - R));
-		north = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap(c[2] + R));
-	}
-	for (int j = 0; j < (torus ? rows : rows - 1); j++)
-		for (int i = 0; i < nu; i++)
-		{
-			uint32_t	a = base + j * nu + i,
-						b = base + j * nu + (i + 1) % nu,
-						cc = base + ((j + 1) % rows) * nu + i,
-						d = base + ((j + 1) % rows) * nu + (i + 1) % nu;
-
-			add_tri(m, a, b, d);
-			add_tri(m, a, d, cc);
-		}
-	if (!torus)
-		for (int i = 0; i < nu; i++)
-		{
-			add_tri(m, south, base + (i + 1) % nu, base + i);
-			add_tri(m, north, base + (rows - 1) * nu + i, base + (rows - 1) * nu + (i + 1) % nu);
-		}
+	test_mesh_add_round(m, o, c, R, r, torus, nu, nv, 0.15, &rng);
 	m->nbodies++;
 }
 
@@ -212,13 +105,13 @@ make_points(const mesh *m, const double *o, const double *lo, const double *hi, 
 #define PUSH(x, y, z) do { if (n < cap) { p[3*n] = (x); p[3*n+1] = (y); p[3*n+2] = (z); n++; } } while (0)
 	for (int i = 0; i < 20000; i++)
 	{
-		double		x = lo[0] + (double) (next_u64() % (uint64_t) ((hi[0] - lo[0]) * 4 + 1)) / 4,
-					y = lo[1] + (double) (next_u64() % (uint64_t) ((hi[1] - lo[1]) * 4 + 1)) / 4,
-					z = lo[2] + (double) (next_u64() % (uint64_t) ((hi[2] - lo[2]) * 4 + 1)) / 4;
+		double		x = lo[0] + (double) (rng_next(&rng) % (uint64_t) ((hi[0] - lo[0]) * 4 + 1)) / 4,
+					y = lo[1] + (double) (rng_next(&rng) % (uint64_t) ((hi[1] - lo[1]) * 4 + 1)) / 4,
+					z = lo[2] + (double) (rng_next(&rng) % (uint64_t) ((hi[2] - lo[2]) * 4 + 1)) / 4;
 
 		PUSH(o[0] + x, o[1] + y, o[2] + z);
 	}
-	for (uint32_t t = 0; t < m->nt; t += 1 + (uint32_t) (next_u64() % 3))
+	for (uint32_t t = 0; t < m->nt; t += 1 + (uint32_t) (rng_next(&rng) % 3))
 	{
 		const double *a = &m->xyz[3 * m->tri[3 * t]],
 				   *b = &m->xyz[3 * m->tri[3 * t + 1]],
@@ -248,7 +141,6 @@ make_points(const mesh *m, const double *o, const double *lo, const double *hi, 
 	return p;
 }
 
-static int failures = 0;
 
 static void
 check_set(const char *name, const mesh *m, const double *o, const double *lo, const double *hi)
@@ -272,7 +164,7 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 			if (exg_solid_locate(&preps[b], &pts[3 * (size_t) i], &loc, &err) != EXG_OK)
 			{
 				printf("FAIL %s: reference: %s\n", name, err.message);
-				failures++;
+				test_failures++;
 				return;
 			}
 			ref[(size_t) i * m->nbodies + b] = loc != EXG_LOC_OUTSIDE;
@@ -295,7 +187,7 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 		if (exg_locate_join(pts, npts, &S, &opt, &pairs, &n, &st, &err) != EXG_OK)
 		{
 			printf("FAIL %s (%s): %s\n", name, dev ? "GPU" : "CPU", err.message);
-			failures++;
+			test_failures++;
 			continue;
 		}
 		/* pairs are sorted (point, body): walk them against the reference */
@@ -316,7 +208,7 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 			   "%llu settled exactly, %zu disagreements\n",
 			   bad ? "FAIL" : "ok  ", name, dev ? "GPU" : "CPU", npts, m->nbodies, m->nt, n,
 			   (unsigned long long) st.candidates, (unsigned long long) st.exact_pairs, bad);
-		failures += bad != 0;
+		test_failures += bad != 0;
 		exg_join_pairs_free(pairs);
 	}
 	for (uint32_t b = 0; b < m->nbodies; b++)
@@ -381,7 +273,7 @@ main(void)
 		if (exg_locate_join(p, 1, &S, NULL, &pairs, &n, NULL, &err) != EXG_ERR_NOT_SOLID)
 		{
 			printf("FAIL: an open body was accepted\n");
-			failures++;
+			test_failures++;
 		}
 		else
 			printf("ok   open body refused: %s\n", err.message);
@@ -389,6 +281,6 @@ main(void)
 	free(m.xyz);
 	free(m.tri);
 	free(m.body);
-	printf("test_locate_join: %d failures\n", failures);
-	return failures != 0;
+	printf("test_locate_join: %ld failures\n", test_failures);
+	return test_failures != 0;
 }

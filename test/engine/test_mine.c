@@ -19,6 +19,7 @@
  *        test_mine --hash SIZE SEED   (print the mine's hash; compare builds)
  */
 #include "mine.h"
+#include "harness.h"
 
 #include <float.h>
 #include <math.h>
@@ -27,23 +28,6 @@
 #include <string.h>
 
 #define EPS (DBL_EPSILON / 2.0)	/* 2^-53 */
-
-static int	failures = 0;
-static const char *current = "";
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) \
-		{ \
-			if (failures < 50) \
-			{ \
-				fprintf(stderr, "FAIL [%s] %s:%d: ", current, __FILE__, __LINE__); \
-				fprintf(stderr, __VA_ARGS__); \
-				fputc('\n', stderr); \
-			} \
-			failures++; \
-		} \
-	} while (0)
 
 /* ---------- certified signs ---------- */
 
@@ -763,10 +747,10 @@ check_mine(const char *size, uint64_t seed)
 	mine	   *again = generate(size, seed);
 	const mine_params *p = &m->params;
 	size_t		tri = 0;
-	int			before = failures;
+	int			before = test_failures;
 
 	snprintf(label, sizeof(label), "%s seed %llu", size, (unsigned long long) seed);
-	current = label;
+	test_context = label;
 
 	CHECK(mines_equal(m, again), "two runs differ");
 	if (p->target_segments > 0)
@@ -795,7 +779,7 @@ check_mine(const char *size, uint64_t seed)
 
 	printf("%-6s seed %-3llu holes %6zu segments %7zu bodies %4zu triangles %8zu  hash %016llx  %s\n",
 		   size, (unsigned long long) seed, m->n_holes, m->n_segments, m->n_bodies,
-		   m->n_triangles, (unsigned long long) mine_hash(m), failures == before ? "ok" : "FAILED");
+		   m->n_triangles, (unsigned long long) mine_hash(m), test_failures == before ? "ok" : "FAILED");
 	mine_free(m);
 	mine_free(again);
 }
@@ -833,11 +817,11 @@ main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--size") == 0)
 	{
 		check_mine(argv[2], 1);
-		return failures ? 1 : 0;
+		return test_failures ? 1 : 0;
 	}
 
 	/* trig is ours: sanity against the platform's, to well below a metre's worth */
-	current = "trig";
+	test_context = "trig";
 	for (int i = -2000; i <= 2000; i++)
 	{
 		double		x = i * 0.0173;
@@ -852,7 +836,7 @@ main(int argc, char **argv)
 	check_mine("demo", 1);
 	check_mine("paper", 1);
 
-	current = "golden";
+	test_context = "golden";
 	{
 		mine	   *m = generate("tiny", 1);
 		mine	   *other = generate("tiny", 2);
@@ -872,7 +856,7 @@ main(int argc, char **argv)
 	}
 
 	/* inconsistent parameters are refused, not crashed on */
-	current = "params";
+	test_context = "params";
 	{
 		mine_params p;
 		mine	   *m = NULL;
@@ -905,9 +889,9 @@ main(int argc, char **argv)
 		}
 	}
 
-	if (failures)
+	if (test_failures)
 	{
-		fprintf(stderr, "test_mine: %d failures\n", failures);
+		fprintf(stderr, "test_mine: %ld failures\n", test_failures);
 		return 1;
 	}
 	printf("test_mine: all checks passed\n");

@@ -14,17 +14,14 @@
 #include "gpu.h"
 #include "join.h"
 #include "ref_exact.h"
+#include "harness.h"
 
-static uint64_t rng = 0x6a09e667f3bcc908ull;
+static test_rng rng = {0x6a09e667f3bcc908ull};
 
 static uint32_t
 below(uint32_t n)
 {
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t) ((z ^ (z >> 31)) % n);
+	return (uint32_t) rng_below(&rng, n);
 }
 
 /* n segments (or boxes: low corner, high corner) on a grid of side g. */
@@ -56,7 +53,6 @@ cmp_pair(const void *x, const void *y)
 	return a->a != b->a ? (a->a < b->a ? -1 : 1) : (a->b > b->b) - (a->b < b->b);
 }
 
-static int failures = 0;
 
 static void
 check(const char *name, int g, double ox, double oy, int boxes)
@@ -114,13 +110,13 @@ check(const char *name, int g, double ox, double oy, int boxes)
 		if (exg_join(&SA, &SB, &opt, &pairs, &n, NULL, &err) != EXG_OK)
 		{
 			printf("FAIL %s %s %s: %s\n", name, dev ? "GPU" : "CPU", cull, err.message);
-			failures++;
+			test_failures++;
 			continue;
 		}
 		if (n != nref || memcmp(pairs, ref, n * sizeof(exg_pair)) != 0)
 		{
 			printf("FAIL %s %s %s: %zu pairs, brute force %zu\n", name, dev ? "GPU" : "CPU", cull, n, nref);
-			failures++;
+			test_failures++;
 		}
 		else
 			printf("ok   %-34s %s %-10s: %zu pairs, as brute force\n", name, dev ? "GPU" : "CPU", cull, n);
@@ -141,6 +137,6 @@ main(void)
 	check("segments, grid 400", 400, 0, 0, 0);
 	check("boxes, grid 40 (touching)", 40, 0, 0, 1);
 	check("boxes, grid 400 at UTM", 400, 500000, 7000000, 1);
-	printf("test_overlay: %d failures\n", failures);
-	return failures != 0;
+	printf("test_overlay: %ld failures\n", test_failures);
+	return test_failures != 0;
 }

@@ -12,16 +12,8 @@
 #include "orient_exact.h"
 #include "predicates.h"
 #include "stats.h"
+#include "harness.h"
 
-static int	failures;
-
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++; \
-		} \
-	} while (0)
 
 static void
 test_orientation_signs(void)
@@ -218,9 +210,9 @@ main(void)
 	test_utm_degeneracy();
 	test_closed_set_2d();
 	test_counters();
-	if (failures)
+	if (test_failures)
 	{
-		fprintf(stderr, "test_predicates: %d failures\n", failures);
+		fprintf(stderr, "test_predicates: %ld failures\n", test_failures);
 		return 1;
 	}
 	printf("test_predicates: all checks passed\n");

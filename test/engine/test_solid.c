@@ -15,24 +15,15 @@
 
 #include "geom_prepared.h"
 #include "solid.h"
+#include "harness.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-next_u64(void)
-{
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static test_rng rng = {0x9e3779b97f4a7c15ull};
 
 /* A small integer in [-k, k], scaled by 1/8 (exactly representable). */
 static double
 grid(int k)
 {
-	return ((double) (next_u64() % (2 * k + 1)) - k) / 8.0;
+	return ((double) (rng_next(&rng) % (2 * k + 1)) - k) / 8.0;
 }
 
 /* Exact sign of ((b-a) x (c-a)) . (d-a) in GMP rationals, written here again on purpose. */
@@ -159,8 +150,8 @@ random_tetra(poly *P, const double *o)
 static void
 random_octa(poly *P, const double *o)
 {
-	double		r[3] = {1 + (double) (next_u64() % 64) / 8, 1 + (double) (next_u64() % 64) / 8,
-	1 + (double) (next_u64() % 64) / 8};
+	double		r[3] = {1 + (double) (rng_next(&rng) % 64) / 8, 1 + (double) (rng_next(&rng) % 64) / 8,
+	1 + (double) (rng_next(&rng) % 64) / 8};
 	int			k;
 	/* +x -x +y -y +z -z; faces outward for this vertex order */
 	int			faces[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
@@ -207,9 +198,9 @@ main(void)
 			exg_error	err = {0};
 			int			kind = q % 5,
 						c;
-			const double *a = P.v[next_u64() % P.nv],
-					   *b = P.v[next_u64() % P.nv];
-			int			fi = (int) (next_u64() % P.nf);
+			const double *a = P.v[rng_next(&rng) % P.nv],
+					   *b = P.v[rng_next(&rng) % P.nv];
+			int			fi = (int) (rng_next(&rng) % P.nf);
 
 			for (c = 0; c < 3; c++)
 			{
@@ -224,9 +215,9 @@ main(void)
 			}
 			if (kind == 4)			/* a face point nudged by one ulp along one axis */
 			{
-				int			j = (int) (next_u64() % 3);
+				int			j = (int) (rng_next(&rng) % 3);
 
-				p[j] = nextafter(p[j], next_u64() % 2 ? INFINITY : -INFINITY);
+				p[j] = nextafter(p[j], rng_next(&rng) % 2 ? INFINITY : -INFINITY);
 			}
 			if (exg_solid_locate(&g, p, &got, &err) != EXG_OK)
 			{

@@ -45,16 +45,16 @@
 #include "ref_exact.h"
 #include "ref_solid.h"
 #include "self_intersect.h"
+#include "harness.h"
 
 #define MAX_REPORT 12
 
 /* Disagreements printed in full, per section (all are counted). */
 static long report_budget;
 
-static uint64_t rng = 0x51d0d1ffe7e57ull;
+static test_rng rng = {0x51d0d1ffe7e57ull};
 static double scale = 1.0;
 static bool have_gpu = false;
-static long failures = 0;
 
 /*
  * Target grid cells tried for engine calls (0: the engine's choice): where
@@ -78,26 +78,16 @@ init_grid_settings(void)
 static long self_check_failures = 0;
 static bool scene_lines = true;	/* a line per scene, or only group summaries */
 
-static uint64_t
-next_u64(void)
-{
-	uint64_t	z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static int
 rand_int(int lo, int hi)
 {
-	return lo + (int) (next_u64() % (uint64_t) (hi - lo + 1));
+	return lo + (int) (rng_next(&rng) % (uint64_t) (hi - lo + 1));
 }
 
 static double
 rand_unit(void)
 {
-	return (double) (next_u64() >> 11) / 9007199254740992.0;
+	return rng_uniform(&rng);
 }
 
 static long
@@ -108,82 +98,28 @@ scaled(long n)
 	return v < 1 ? 1 : v;
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* One ulp away along one (sometimes two) random axes. */
 static void
 nudge(double p[3])
 {
-	int			times = next_u64() % 4 == 0 ? 2 : 1;
+	int			times = rng_next(&rng) % 4 == 0 ? 2 : 1;
 
 	for (int i = 0; i < times; i++)
 	{
 		int			k = rand_int(0, 2);
 
-		p[k] = nextafter(p[k], next_u64() % 2 ? INFINITY : -INFINITY);
+		p[k] = nextafter(p[k], rng_next(&rng) % 2 ? INFINITY : -INFINITY);
 	}
 }
 
 /* ------------------------------------------------------------------ */
 /* Meshes of closed bodies.                                           */
 
-typedef struct mesh
-{
-	double	   *xyz;
-	uint32_t	nv,
-				cv;
-	uint32_t   *tri;
-	uint32_t   *body;
-	uint32_t	nt,
-				ct;
-	uint32_t	nbodies;
-	bool		convex[64];		/* body is convex with outward faces */
-} mesh;
+typedef test_mesh mesh;
 
-static void
-mesh_free(mesh *m)
-{
-	free(m->xyz);
-	free(m->tri);
-	free(m->body);
-	memset(m, 0, sizeof(*m));
-}
 
-static uint32_t
-add_vertex(mesh *m, double x, double y, double z)
-{
-	if (m->nv == m->cv)
-	{
-		m->cv = m->cv ? 2 * m->cv : 1024;
-		m->xyz = realloc(m->xyz, sizeof(double) * 3 * m->cv);
-	}
-	m->xyz[3 * m->nv] = x;
-	m->xyz[3 * m->nv + 1] = y;
-	m->xyz[3 * m->nv + 2] = z;
-	return m->nv++;
-}
 
-static void
-add_tri(mesh *m, uint32_t a, uint32_t b, uint32_t c)
-{
-	if (m->nt == m->ct)
-	{
-		m->ct = m->ct ? 2 * m->ct : 1024;
-		m->tri = realloc(m->tri, sizeof(uint32_t) * 3 * m->ct);
-		m->body = realloc(m->body, sizeof(uint32_t) * m->ct);
-	}
-	m->tri[3 * m->nt] = a;
-	m->tri[3 * m->nt + 1] = b;
-	m->tri[3 * m->nt + 2] = c;
-	m->body[m->nt++] = m->nbodies;
-}
 
 static const double *
 vtx(const mesh *m, uint32_t t, int i)
@@ -236,7 +172,7 @@ add_box(mesh *m, const double *o, const double *lo, const double *hi, int n)
 					continue;	/* not on the surface */
 				for (int c = 0; c < 3; c++)
 					x[c] = o[c] + lo[c] + (hi[c] - lo[c]) * ijk[c] / n;
-				LID(i, j, k) = add_vertex(m, x[0], x[1], x[2]);
+				LID(i, j, k) = test_mesh_vertex(m, x[0], x[1], x[2]);
 			}
 	for (int axis = 0; axis < 3; axis++)
 		for (int side = 0; side <= n; side += n)
@@ -255,8 +191,8 @@ add_box(mesh *m, const double *o, const double *lo, const double *hi, int n)
 						c[r][v] = b + (r >> 1);
 						q[r] = LID(c[r][0], c[r][1], c[r][2]);
 					}
-					add_tri(m, q[0], q[1], q[3]);
-					add_tri(m, q[0], q[3], q[2]);
+					test_mesh_triangle(m, q[0], q[1], q[3]);
+					test_mesh_triangle(m, q[0], q[3], q[2]);
 				}
 #undef LID
 	free(id);
@@ -281,10 +217,10 @@ add_octahedron(mesh *m, const double *o, const double *c, double r)
 
 		for (int k = 0; k < 3; k++)
 			x[k] = o[k] + c[k] + (k == i / 2 ? (i % 2 ? -r : r) : 0);
-		v[i] = add_vertex(m, x[0], x[1], x[2]);
+		v[i] = test_mesh_vertex(m, x[0], x[1], x[2]);
 	}
 	for (int i = 0; i < 8; i++)
-		add_tri(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
+		test_mesh_triangle(m, v[f[i][0]], v[f[i][1]], v[f[i][2]]);
 	for (int k = 0; k < 3; k++)
 		ctr[k] = o[k] + c[k];
 	orient_outward(m, first, ctr);
@@ -307,11 +243,11 @@ add_tetra(mesh *m, const double *o, const double *c)
 				v[i][k] = o[k] + c[k] + rand_int(-16, 16) / 8.0;
 	} while (ref_orient3d(v[0], v[1], v[2], v[3]) == 0);
 	for (int i = 0; i < 4; i++)
-		id[i] = add_vertex(m, v[i][0], v[i][1], v[i][2]);
-	add_tri(m, id[0], id[1], id[2]);
-	add_tri(m, id[0], id[3], id[1]);
-	add_tri(m, id[1], id[3], id[2]);
-	add_tri(m, id[0], id[2], id[3]);
+		id[i] = test_mesh_vertex(m, v[i][0], v[i][1], v[i][2]);
+	test_mesh_triangle(m, id[0], id[1], id[2]);
+	test_mesh_triangle(m, id[0], id[3], id[1]);
+	test_mesh_triangle(m, id[1], id[3], id[2]);
+	test_mesh_triangle(m, id[0], id[2], id[3]);
 	/* the centroid of a dyadic tetrahedron, relative to o, is exact */
 	for (int k = 0; k < 3; k++)
 		ctr[k] = o[k] + ((v[0][k] - o[k]) + (v[1][k] - o[k]) + (v[2][k] - o[k]) +
@@ -334,82 +270,21 @@ add_generic_tetra(mesh *m, const double *o, const double *c)
 				v[i][k] = o[k] + c[k] + (rand_unit() - 0.5) * 4.1;
 	} while (ref_orient3d(v[0], v[1], v[2], v[3]) == 0);
 	for (int i = 0; i < 4; i++)
-		id[i] = add_vertex(m, v[i][0], v[i][1], v[i][2]);
-	add_tri(m, id[0], id[1], id[2]);
-	add_tri(m, id[0], id[3], id[1]);
-	add_tri(m, id[1], id[3], id[2]);
-	add_tri(m, id[0], id[2], id[3]);
+		id[i] = test_mesh_vertex(m, v[i][0], v[i][1], v[i][2]);
+	test_mesh_triangle(m, id[0], id[1], id[2]);
+	test_mesh_triangle(m, id[0], id[3], id[1]);
+	test_mesh_triangle(m, id[1], id[3], id[2]);
+	test_mesh_triangle(m, id[0], id[2], id[3]);
 	end_body(m, false);
 }
 
-static double
-snap8(double x)
-{
-	return round(x * 8) / 8;
-}
 
-/*
- * Bumpy sphere (poles, nu x (nv - 1) grid) or torus (nu x nv grid, wrapping
- * both ways) around o + c, vertices snapped to multiples of 1/8 relative to o.
- */
+/* Bumpy sphere or torus (harness.h), its radius within 10% */
 static void
 add_round(mesh *m, const double *o, const double *c, double R, double r, bool torus,
 		  int nu, int nv)
 {
-	uint32_t	base = m->nv,
-				south = 0,
-				north = 0;
-	int			rows = torus ? nv : nv - 1;
-
-	for (int j = 0; j < rows; j++)
-		for (int i = 0; i < nu; i++)
-		{
-			double		u = 2 * M_PI * i / nu,
-						bump = 1 + 0.2 * (rand_unit() - 0.5),
-						x,
-						y,
-						z;
-
-			if (torus)
-			{
-				double		w = 2 * M_PI * j / nv;
-
-				x = (R + r * bump * cos(w)) * cos(u);
-				y = (R + r * bump * cos(w)) * sin(u);
-				z = r * bump * sin(w);
-			}
-			else
-			{
-				double		w = M_PI * (j + 1) / nv - M_PI / 2;
-
-				x = R * bump * cos(w) * cos(u);
-				y = R * bump * cos(w) * sin(u);
-				z = R * bump * sin(w);
-			}
-			add_vertex(m, o[0] + snap8(c[0] + x), o[1] + snap8(c[1] + y), o[2] + snap8(c[2] + z));
-		}
-	if (!torus)
-	{
-		south = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap8(c[2] - R));
-		north = add_vertex(m, o[0] + c[0], o[1] + c[1], o[2] + snap8(c[2] + R));
-	}
-	for (int j = 0; j < (torus ? rows : rows - 1); j++)
-		for (int i = 0; i < nu; i++)
-		{
-			uint32_t	a = base + j * nu + i,
-						b = base + j * nu + (i + 1) % nu,
-						cc = base + ((j + 1) % rows) * nu + i,
-						d = base + ((j + 1) % rows) * nu + (i + 1) % nu;
-
-			add_tri(m, a, b, d);
-			add_tri(m, a, d, cc);
-		}
-	if (!torus)
-		for (int i = 0; i < nu; i++)
-		{
-			add_tri(m, south, base + (i + 1) % nu, base + i);
-			add_tri(m, north, base + (rows - 1) * nu + i, base + (rows - 1) * nu + (i + 1) % nu);
-		}
+	test_mesh_add_round(m, o, c, R, r, torus, nu, nv, 0.2, &rng);
 	end_body(m, false);
 }
 
@@ -431,16 +306,16 @@ add_heightfield(mesh *m, const double *o, const double *c, int nx, int ny)
 			double		x = o[0] + c[0] + i,
 						y = o[1] + c[1] + j;
 
-			top[GI(i, j)] = add_vertex(m, x, y, o[2] + c[2] + rand_int(1, 16) / 4.0);
-			bot[GI(i, j)] = add_vertex(m, x, y, o[2] + c[2]);
+			top[GI(i, j)] = test_mesh_vertex(m, x, y, o[2] + c[2] + rand_int(1, 16) / 4.0);
+			bot[GI(i, j)] = test_mesh_vertex(m, x, y, o[2] + c[2]);
 		}
 	for (int i = 0; i < nx; i++)
 		for (int j = 0; j < ny; j++)
 		{
-			add_tri(m, top[GI(i, j)], top[GI(i + 1, j)], top[GI(i + 1, j + 1)]);
-			add_tri(m, top[GI(i, j)], top[GI(i + 1, j + 1)], top[GI(i, j + 1)]);
-			add_tri(m, bot[GI(i, j)], bot[GI(i + 1, j + 1)], bot[GI(i + 1, j)]);
-			add_tri(m, bot[GI(i, j)], bot[GI(i, j + 1)], bot[GI(i + 1, j + 1)]);
+			test_mesh_triangle(m, top[GI(i, j)], top[GI(i + 1, j)], top[GI(i + 1, j + 1)]);
+			test_mesh_triangle(m, top[GI(i, j)], top[GI(i + 1, j + 1)], top[GI(i, j + 1)]);
+			test_mesh_triangle(m, bot[GI(i, j)], bot[GI(i + 1, j + 1)], bot[GI(i + 1, j)]);
+			test_mesh_triangle(m, bot[GI(i, j)], bot[GI(i, j + 1)], bot[GI(i + 1, j + 1)]);
 		}
 	/* walls along the rim, walked once around */
 	for (int s = 0; s < 2 * (nx + ny); s++)
@@ -456,8 +331,8 @@ add_heightfield(mesh *m, const double *o, const double *c, int nx, int ny)
 			a[0] = 2 * nx + ny - s, a[1] = ny, b[0] = a[0] - 1, b[1] = ny;
 		else
 			a[0] = 0, a[1] = 2 * (nx + ny) - s, b[0] = 0, b[1] = a[1] - 1;
-		add_tri(m, bot[GI(a[0], a[1])], bot[GI(b[0], b[1])], top[GI(b[0], b[1])]);
-		add_tri(m, bot[GI(a[0], a[1])], top[GI(b[0], b[1])], top[GI(a[0], a[1])]);
+		test_mesh_triangle(m, bot[GI(a[0], a[1])], bot[GI(b[0], b[1])], top[GI(b[0], b[1])]);
+		test_mesh_triangle(m, bot[GI(a[0], a[1])], top[GI(b[0], b[1])], top[GI(a[0], a[1])]);
 	}
 #undef GI
 	free(top);
@@ -590,12 +465,12 @@ triangle_points(pointset *ps, const mesh *m, uint32_t t, const double *o)
 	push_offset(ps, mid, -drops[rand_int(0, 3)], LF_BELOW_EDGE);
 	push_offset(ps, quarter, drops[rand_int(0, 3)], LF_ABOVE_EDGE);
 	push_point(ps, face, LF_FACE);
-	push_offset(ps, face, (next_u64() % 2 ? 1 : -1) * drops[rand_int(0, 3)], LF_BELOW_FACE);
+	push_offset(ps, face, (rng_next(&rng) % 2 ? 1 : -1) * drops[rand_int(0, 3)], LF_BELOW_FACE);
 	push_nudged(ps, a, LF_ULP_VERTEX);
 	push_nudged(ps, mid, LF_ULP_EDGE);
 	push_nudged(ps, face, LF_ULP_FACE);
-	col[0] = nextafter(a[0], next_u64() % 2 ? INFINITY : -INFINITY);
-	col[1] = next_u64() % 2 ? a[1] : nextafter(a[1], INFINITY);
+	col[0] = nextafter(a[0], rng_next(&rng) % 2 ? INFINITY : -INFINITY);
+	col[1] = rng_next(&rng) % 2 ? a[1] : nextafter(a[1], INFINITY);
 	col[2] = a[2] - drops[rand_int(0, 2)];
 	push_point(ps, col, LF_ULP_COLUMN);
 }
@@ -616,7 +491,7 @@ make_points(pointset *ps, const mesh *m, const double *o, const double *lo,
 		push_point(ps, x, LF_RANDOM_REAL);
 	}
 	for (uint32_t t = 0; t < m->nt; t++)
-		if (next_u64() % keep_one_in == 0)
+		if (rng_next(&rng) % keep_one_in == 0)
 			triangle_points(ps, m, t, o);
 }
 
@@ -749,7 +624,7 @@ engine_locations(const mesh *m, const pointset *ps, exg_device dev, uint32_t cel
 	{
 		printf("  FAIL exg_locate_join (%s): %s\n", dev == EXG_DEVICE_GPU ? "GPU" : "CPU",
 			   err.message);
-		failures++;
+		test_failures++;
 		return NULL;
 	}
 	got = calloc((size_t) ps->n * m->nbodies, 1);
@@ -759,7 +634,7 @@ engine_locations(const mesh *m, const pointset *ps, exg_device dev, uint32_t cel
 					  (pairs[k - 1].a == pairs[k].a && pairs[k - 1].b >= pairs[k].b)))
 		{
 			printf("  FAIL exg_locate_join: pairs not sorted and unique at %zu\n", k);
-			failures++;
+			test_failures++;
 		}
 		if (pairs[k].a < ps->n && pairs[k].b < m->nbodies)
 			got[(size_t) pairs[k].a * m->nbodies + pairs[k].b] = 1;
@@ -791,7 +666,7 @@ compare_locations(const char *scene, const char *devname, const mesh *m, const p
 			if ((r != REF_OUTSIDE) == got[(size_t) i * nb + b])
 				continue;
 			t->disagree++;
-			failures++;
+			test_failures++;
 			if (report_budget-- > 0)
 				printf("  DISAGREE %s %s [%s] point %u (%.17g, %.17g, %.17g) body %u: "
 					   "engine %s, reference %s\n", scene, devname, lf_names[ps->fam[i]], i,
@@ -813,12 +688,12 @@ static void
 check_locate_grids(const char *scene, const mesh *m, const pointset *ps, tally *tl,
 				   const uint32_t *grids, int ngrid)
 {
-	double		t0 = now_s(),
+	double		t0 = now_seconds(),
 				t1;
 	uint8_t    *ref = reference_locations(m, ps);
 	size_t		ndefault = 0;
 
-	t1 = now_s();
+	t1 = now_seconds();
 	for (int gs = 0; gs < ngrid; gs++)
 	{
 		exg_pair   *pairs[2] = {NULL, NULL};
@@ -840,7 +715,7 @@ check_locate_grids(const char *scene, const mesh *m, const pointset *ps, tally *
 		{
 			printf("  FAIL %s grid %u: GPU pairs (%zu) differ from CPU pairs (%zu)\n", scene,
 				   grids[gs], n[1], n[0]);
-			failures++;
+			test_failures++;
 		}
 		if (gs == 0)
 			ndefault = n[0];
@@ -851,7 +726,7 @@ check_locate_grids(const char *scene, const mesh *m, const pointset *ps, tally *
 	if (scene_lines)
 		printf("  %-34s %6u points x %2u bodies (%5u triangles): %zu pairs in; "
 			   "reference %.1f s, engine (%d grids) %.2f s\n",
-		   scene, ps->n, m->nbodies, m->nt, ndefault, t1 - t0, ngrid, now_s() - t1);
+		   scene, ps->n, m->nbodies, m->nt, ndefault, t1 - t0, ngrid, now_seconds() - t1);
 	free(ref);
 }
 
@@ -1014,7 +889,7 @@ wall_scene(mesh *m, pointset *ps, const double *o, int Lq, int n, long npoints)
 		for (int k = 0; k < 2; k++)
 		{
 			double		a = v[rand_int(0, nv - 1)],
-						b = next_u64() % 2 ? v[rand_int(0, nv - 1)] : rand_int(0, Lq) / 8.0;
+						b = rng_next(&rng) % 2 ? v[rand_int(0, nv - 1)] : rand_int(0, Lq) / 8.0;
 
 			if (a == b)
 				b = a < L / 2 ? a + 1 : a - 1;
@@ -1042,7 +917,7 @@ wall_scene(mesh *m, pointset *ps, const double *o, int Lq, int n, long npoints)
 		int			k = rand_int(0, 1);
 
 		x[k] = o[k] + v[rand_int(0, nv - 1)];
-		x[1 - k] = o[1 - k] + (next_u64() % 2 ? v[rand_int(0, nv - 1)] : rand_int(0, Lq) / 8.0);
+		x[1 - k] = o[1 - k] + (rng_next(&rng) % 2 ? v[rand_int(0, nv - 1)] : rand_int(0, Lq) / 8.0);
 		x[2] = o[2] + rand_int(-4, 28) / 4.0;
 		push_point(ps, x, LF_ON_WALL);
 	}
@@ -1101,10 +976,10 @@ run_locate(void)
 		check_locate_scene(name, &m, &ps, tl);
 		free(ps.p);
 		free(ps.fam);
-		mesh_free(&m);
+		test_mesh_free(&m);
 	}
 	scene_lines = false;
-	t0 = now_s();
+	t0 = now_seconds();
 	for (int s = 0; s < 72; s++)
 	{
 		static const int nn[6] = {6, 9, 10, 12, 14, 15},
@@ -1130,11 +1005,11 @@ run_locate(void)
 		npts += ps.n;
 		free(ps.p);
 		free(ps.fam);
-		mesh_free(&m);
+		test_mesh_free(&m);
 	}
 	scene_lines = true;
 	printf("  %-34s %6ld points in 72 scenes (n^2 grids, n = 6 .. 15, and the engine's own), %.1f s\n",
-		   "bodies on exact grid walls", npts, now_s() - t0);
+		   "bodies on exact grid walls", npts, now_seconds() - t0);
 	print_tallies("family ((point, body) pairs)", tl, LF_N, "inside", "boundary");
 }
 
@@ -1180,8 +1055,8 @@ soup_add(soup *s, const double T[3][3], const int reuse[3], uint32_t first_of_a,
 
 	for (int i = 0; i < 3; i++)
 		id[i] = reuse && reuse[i] >= 0 ? first_of_a + (uint32_t) reuse[i]
-			: add_vertex(&s->m, T[i][0], T[i][1], T[i][2]);
-	add_tri(&s->m, id[0], id[1], id[2]);
+			: test_mesh_vertex(&s->m, T[i][0], T[i][1], T[i][2]);
+	test_mesh_triangle(&s->m, id[0], id[1], id[2]);
 	if (s->m.nt > s->capfam)
 	{
 		s->capfam = s->m.ct;
@@ -1289,7 +1164,7 @@ add_pair(soup *s, double A[3][3], double B[3][3], int fam)
 		return;
 	match_vertices(A, B, reuse);
 	soup_add(s, A, NULL, 0, fam);
-	soup_add(s, B, next_u64() % 2 ? reuse : NULL, first, fam);
+	soup_add(s, B, rng_next(&rng) % 2 ? reuse : NULL, first, fam);
 }
 
 /* Which B vertices equal an A vertex; pick one of them or of the others. */
@@ -1317,7 +1192,7 @@ make_pairs(soup *s, const double *base, long npairs, tally *tl)
 		double		o[3] = {base[0] + 64.0 * (i % 512), base[1] + 64.0 * (i / 512), base[2]};
 		double		A[3][3],
 					B[3][3],
-					unit = next_u64() % 2 ? 1.0 : 0.375;
+					unit = rng_next(&rng) % 2 ? 1.0 : 0.375;
 		int			kind = (int) (i % 7),
 					variant = rand_int(0, 2),
 					fam,
@@ -1490,7 +1365,7 @@ engine_self_intersections(const mesh *m, exg_device dev, uint32_t cells, size_t 
 	{
 		printf("  FAIL exg_self_intersections (%s): %s\n", dev == EXG_DEVICE_GPU ? "GPU" : "CPU",
 			   err.message);
-		failures++;
+		test_failures++;
 		pairs = NULL;
 	}
 	free(face);
@@ -1532,7 +1407,7 @@ compare_pairs(const char *scene, const char *devname, const mesh *m, const exg_p
 			continue;
 		}
 		tl[f].disagree++;
-		failures++;
+		test_failures++;
 		if (report_budget-- > 0)
 		{
 			printf("  DISAGREE %s %s [%s] faces %u, %u: engine %s, reference %s\n", scene, devname,
@@ -1552,14 +1427,14 @@ static void
 check_self_mesh_grids(const char *scene, const mesh *m, const uint8_t *fam, int fixed_fam,
 					  tally *tl, const uint32_t *grids, int ngrid)
 {
-	double		t0 = now_s(),
+	double		t0 = now_seconds(),
 				t1;
 	size_t		nref,
 				ncand;
 	exg_pair   *ref = reference_self_intersections(m, &nref, &ncand);
 	bool		quiet = ngrid == 1;
 
-	t1 = now_s();
+	t1 = now_seconds();
 	for (size_t k = 0; k < nref; k++)
 		tl[fam ? fam[ref[k].a] : fixed_fam].in++;
 	if (!fam)
@@ -1583,7 +1458,7 @@ check_self_mesh_grids(const char *scene, const mesh *m, const uint8_t *fam, int 
 		{
 			printf("  FAIL %s grid %u: GPU face pairs (%zu) differ from CPU ones (%zu)\n", scene,
 				   grids[gs], n[1], n[0]);
-			failures++;
+			test_failures++;
 		}
 		free(got[0]);
 		free(got[1]);
@@ -1591,7 +1466,7 @@ check_self_mesh_grids(const char *scene, const mesh *m, const uint8_t *fam, int 
 	if (!quiet && scene_lines)
 		printf("  %-34s %6u triangles, %7zu box-overlapping pairs, %6zu improper; "
 			   "reference %.1f s, engine (%d grids) %.2f s\n",
-			   scene, m->nt, ncand, nref, t1 - t0, ngrid, now_s() - t1);
+			   scene, m->nt, ncand, nref, t1 - t0, ngrid, now_seconds() - t1);
 	free(ref);
 }
 
@@ -1641,7 +1516,7 @@ make_wall_pairs(soup *s, const double *o, int Lq, int n, long npairs, tally *tl)
 			A[j][u] = a[j][0], A[j][v] = a[j][1], A[j][w] = a[j][2];
 			B[j][u] = b[j][0], B[j][v] = b[j][1], B[j][w] = b[j][2];
 		}
-		if (next_u64() % 2)		/* swap roles: the edge's side first or second */
+		if (rng_next(&rng) % 2)		/* swap roles: the edge's side first or second */
 		{
 			double		tmp[3][3];
 
@@ -1683,15 +1558,15 @@ check_signed_zeros(tally *tl, long npairs)
 		for (int j = 0; j < 3; j++)
 			for (int k = 0; k < 3; k++)
 			{
-				if (B[j][k] == 0 && next_u64() % 2)
+				if (B[j][k] == 0 && rng_next(&rng) % 2)
 					B[j][k] = -0.0;
-				if (A[j][k] == 0 && next_u64() % 4 == 0)
+				if (A[j][k] == 0 && rng_next(&rng) % 4 == 0)
 					A[j][k] = -0.0;
 			}
 		tl[SF_SIGNED_ZERO].cases++;
 		add_pair(&s, A, B, SF_SIGNED_ZERO);
 		check_self_mesh("signed zeros", &s.m, s.fam, SF_SIGNED_ZERO, tl, true);
-		mesh_free(&s.m);
+		test_mesh_free(&s.m);
 		free(s.fam);
 	}
 }
@@ -1748,12 +1623,12 @@ run_self_intersections(void)
 
 		make_pairs(&sp, s ? utm : zero, scaled(30000), tl);
 		check_self_mesh(s ? "triangle pairs at UTM" : "triangle pairs", &sp.m, sp.fam, 0, tl, false);
-		mesh_free(&sp.m);
+		test_mesh_free(&sp.m);
 		free(sp.fam);
 	}
 	check_signed_zeros(tl, scaled(200));
 	scene_lines = false;
-	t0 = now_s();
+	t0 = now_seconds();
 	for (int s = 0; s < 144; s++)
 	{
 		/* n x n x n grids over [0, Lq / 8]^3, Lq sharing a factor with n */
@@ -1775,12 +1650,12 @@ run_self_intersections(void)
 		snprintf(name, sizeof(name), "touching pairs, grid %d^3, L %g%s", n, n / pp[s % 6] * r / 8.0,
 				 s % 2 ? " at UTM" : "");
 		check_self_mesh_grids(name, &sp.m, sp.fam, 0, tl, cells, 3);
-		mesh_free(&sp.m);
+		test_mesh_free(&sp.m);
 		free(sp.fam);
 	}
 	scene_lines = true;
 	printf("  %-34s %6ld pairs in 144 soups (n^3 grids, n = 6 .. 15), %.1f s\n",
-		   "pairs touching on exact grid walls", tl[SF_CELL_WALL].cases, now_s() - t0);
+		   "pairs touching on exact grid walls", tl[SF_CELL_WALL].cases, now_seconds() - t0);
 	for (int s = 0; s < 6; s++)
 	{
 		mesh		m;
@@ -1792,7 +1667,7 @@ run_self_intersections(void)
 		else
 			build_random_scene(&m, s % 2 ? utm : zero, 24);
 		check_self_mesh(names[s], &m, NULL, SF_MESH, tl, false);
-		mesh_free(&m);
+		test_mesh_free(&m);
 	}
 	print_tallies("family (pairs)", tl, SF_N, "improper", "");
 }
@@ -2002,7 +1877,7 @@ make_holes(holeset *hs, const mesh *m, int kind, const double *o, long nrandom)
 	grazing_holes(hs, kind, o);
 	for (long i = 0; i < nrandom / 2; i++)
 	{
-		uint32_t	t = (uint32_t) (next_u64() % m->nt);
+		uint32_t	t = (uint32_t) (rng_next(&rng) % m->nt);
 		int			r = rand_int(0, 2);
 		const double *va = vtx(m, t, r),
 				   *vb = vtx(m, t, (r + 1) % 3),
@@ -2068,11 +1943,11 @@ make_holes(holeset *hs, const mesh *m, int kind, const double *o, long nrandom)
 		hole		copy = hs->h[i];
 		hole	   *h = new_hole(hs, HF_ULP);
 		int			k = rand_int(0, 2);
-		double		to = next_u64() % 2 ? INFINITY : -INFINITY;
+		double		to = rng_next(&rng) % 2 ? INFINITY : -INFINITY;
 
 		*h = copy;
 		h->fam = HF_ULP;
-		if (next_u64() % 2)
+		if (rng_next(&rng) % 2)
 			nudge(h->v[rand_int(0, h->n - 1)]);
 		else
 			for (int j = 0; j < h->n; j++)
@@ -2258,7 +2133,7 @@ check_one_hole(const char *body, const ref_solid *s, exg_prepared *g, const hole
 		printf("  FAIL exg_intercepts on %s: %s\n", body, err.message);
 		print_hole(h);
 		t->disagree++;
-		failures++;
+		test_failures++;
 		free(ref);
 		return;
 	}
@@ -2286,7 +2161,7 @@ check_one_hole(const char *body, const ref_solid *s, exg_prepared *g, const hole
 	if (!ok || mid_bad)
 	{
 		t->disagree++;
-		failures++;
+		test_failures++;
 		if (report_budget-- > 0)
 		{
 			printf("  DISAGREE intercepts [%s] on %s%s:\n", hf_names[h->fam], body,
@@ -2347,7 +2222,7 @@ run_intercepts(void)
 		exg_prepared g;
 		hole_result *res;
 		char		name[80];
-		double		t0 = now_s(),
+		double		t0 = now_seconds(),
 					t1;
 
 		build_intercept_body(&m, kind, o);
@@ -2357,13 +2232,13 @@ run_intercepts(void)
 #pragma omp parallel for schedule(dynamic, 1)
 		for (size_t i = 0; i < hs.n; i++)
 			res[i].n = ref_solid_intercepts(rs, &hs.h[i].v[0][0], (size_t) hs.h[i].n, &res[i].st);
-		t1 = now_s();
+		t1 = now_seconds();
 		t_ref += t1 - t0;
 		prepare_mesh(&m, &g);
 		snprintf(name, sizeof(name), "%s%s", ib_names[kind], s % 2 ? " at UTM" : "");
 		for (size_t i = 0; i < hs.n; i++)
 			check_one_hole(name, rs, &g, &hs.h[i], &res[i], tl);
-		t_eng += now_s() - t1;
+		t_eng += now_seconds() - t1;
 		nholes += (long) hs.n;
 		for (size_t i = 0; i < hs.n; i++)
 			ref_stretches_free(res[i].st, res[i].n);
@@ -2371,7 +2246,7 @@ run_intercepts(void)
 		exg_prepared_free(&g);
 		ref_solid_free(rs);
 		free(hs.h);
-		mesh_free(&m);
+		test_mesh_free(&m);
 	}
 	printf("  %ld holes through %d bodies (each at 0 and at UTM); reference %.1f s, "
 		   "engine + checks %.1f s\n",
@@ -2389,7 +2264,7 @@ main(int argc, char **argv)
 {
 	bool		want_gpu = false;
 	exg_error	err = {0};
-	double		t0 = now_s();
+	double		t0 = now_seconds();
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -2398,7 +2273,7 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc)
 			scale = atof(argv[++i]);
 		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
-			rng = strtoull(argv[++i], NULL, 0);
+			rng.state = strtoull(argv[++i], NULL, 0);
 		else
 		{
 			fprintf(stderr, "usage: %s [--gpu] [--scale X] [--seed N]\n", argv[0]);
@@ -2416,6 +2291,6 @@ main(int argc, char **argv)
 	run_self_intersections();
 	run_intercepts();
 	printf("test_solid_differential: %ld disagreements, %ld reference self-check failures (%.1f s)\n",
-		   failures, self_check_failures, now_s() - t0);
-	return failures || self_check_failures ? 1 : 0;
+		   test_failures, self_check_failures, now_seconds() - t0);
+	return test_failures || self_check_failures ? 1 : 0;
 }

@@ -25,16 +25,8 @@
 #include "join_cpu_pair.h"
 #include "orient_static.h"
 #include "ref_exact.h"
+#include "harness.h"
 
-static int	failures;
-
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++; \
-		} \
-	} while (0)
 
 static const int modes[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
 static const char *const mode_names[4] = {"nearest", "upward", "downward", "toward zero"};
@@ -272,9 +264,9 @@ main(int argc, char **argv)
 	test_against_reference(cases);
 	test_join_pair(cases);
 	ref_exact_release_thread();
-	if (failures)
+	if (test_failures)
 	{
-		printf("test_static_filter: %d FAILURES\n", failures);
+		printf("test_static_filter: %ld FAILURES\n", test_failures);
 		return 1;
 	}
 	printf("test_static_filter: all checks passed\n");

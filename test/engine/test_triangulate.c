@@ -30,10 +30,10 @@
 
 #include "cancel.h"
 #include "triangulate.h"
+#include "harness.h"
 
 #define PI 3.14159265358979323846
 
-static int	failures;
 static long npolys_ok;			/* triangulated and checked */
 static long npolys_invalid;		/* expected EXG_ERR_INVALID, got it */
 static long npolys_empty;		/* expected 0 triangles, got them */
@@ -147,30 +147,12 @@ poly_variant(const poly *P, poly *Q, int rev_ext, int rev_holes, size_t rot)
 
 /* --------------------------------------------------------------- random */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t
-rng_next(void)
-{
-	uint64_t	x = rng_state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	rng_state = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
-static double
-rng_unit(void)
-{
-	return (double) (rng_next() >> 11) * (1.0 / 9007199254740992.0);
-}
+static test_rng rng = {0x9E3779B97F4A7C15ull};
 
 static int
 rng_int(int n)
 {
-	return (int) (rng_next() % (uint64_t) n);
+	return (int) rng_below(&rng, (uint64_t) n);
 }
 
 /* ----------------------------------------------- reference exact geometry */
@@ -414,12 +396,12 @@ winding_centroid(const poly *P, size_t r, const mpq_t Gx, const mpq_t Gy,
 
 /* ------------------------------------------------------------- checking */
 
-#define FAIL(...) \
+/* A failure of the polygon `name`: counted, and its checks end (goto out). */
+#define FAIL_CASE(...) \
 	do { \
-		fprintf(stderr, "FAIL %s: ", name); \
-		fprintf(stderr, __VA_ARGS__); \
-		fprintf(stderr, "\n"); \
-		failures++; \
+		test_context = name; \
+		FAIL(__VA_ARGS__); \
+		test_context = NULL; \
 		goto out; \
 	} while (0)
 
@@ -523,7 +505,7 @@ check_cover(const char *name, const poly *P, const uint32_t *tris, size_t nt,
 	ring_area(P, 0, want);
 	sext = mpq_sgn(want);
 	if (sext == 0)
-		FAIL("exterior has zero area but %zu triangles came back", nt);
+		FAIL_CASE("exterior has zero area but %zu triangles came back", nt);
 	mpq_abs(want, want);
 	flat[0] = false;
 	for (r = 1; r < P->nr; r++)
@@ -544,21 +526,21 @@ check_cover(const char *name, const poly *P, const uint32_t *tris, size_t nt,
 		for (k = 0; k < 3; k++)
 		{
 			if (v[k] >= P->n)
-				FAIL("triangle %zu has vertex index %u out of range", i, v[k]);
+				FAIL_CASE("triangle %zu has vertex index %u out of range", i, v[k]);
 			inring[k] = v[k] >= P->rs[0] && v[k] < P->rs[P->nr];
 			if (!inring[k])
-				FAIL("triangle %zu uses vertex %u of no ring", i, v[k]);
+				FAIL_CASE("triangle %zu uses vertex %u of no ring", i, v[k]);
 		}
 		/* (b) */
 		if (ref_orient(&P->xy[2 * v[0]], &P->xy[2 * v[1]], &P->xy[2 * v[2]]) != sext)
-			FAIL("triangle %zu (%u %u %u) is degenerate or wrongly oriented", i, v[0], v[1], v[2]);
+			FAIL_CASE("triangle %zu (%u %u %u) is degenerate or wrongly oriented", i, v[0], v[1], v[2]);
 		add_tri_area(got, &P->xy[2 * v[0]], &P->xy[2 * v[1]], &P->xy[2 * v[2]]);
 		tb[i] = tri_box(&P->xy[2 * v[0]], &P->xy[2 * v[1]], &P->xy[2 * v[2]]);
 	}
 	/* (a) */
 	mpq_abs(got, got);
 	if (!mpq_equal(got, want))
-		FAIL("triangle areas sum to %.17g, polygon area is %.17g (%zu triangles)",
+		FAIL_CASE("triangle areas sum to %.17g, polygon area is %.17g (%zu triangles)",
 			 mpq_get_d(got) / 2, mpq_get_d(want) / 2, nt);
 	if (!full)
 	{
@@ -580,7 +562,7 @@ check_cover(const char *name, const poly *P, const uint32_t *tris, size_t nt,
 				t2[k] = &P->xy[2 * tris[3 * j + k]];
 			}
 			if (tris_overlap(t1, t2, sext))
-				FAIL("triangles %zu and %zu overlap", i, j);
+				FAIL_CASE("triangles %zu and %zu overlap", i, j);
 		}
 	/* (d) */
 	for (i = 0; i < nt; i++)
@@ -611,7 +593,7 @@ check_cover(const char *name, const poly *P, const uint32_t *tris, size_t nt,
 				if (!box_meet(&eb, &tb[i]))
 					continue;
 				if (seg_meets_open_tri(p, q, tv, sext))
-					FAIL("ring %zu edge %zu enters triangle %zu", r, k, i);
+					FAIL_CASE("ring %zu edge %zu enters triangle %zu", r, k, i);
 			}
 		}
 		mpq_set_d(Gx, tv[0][0]);
@@ -630,10 +612,10 @@ check_cover(const char *name, const poly *P, const uint32_t *tris, size_t nt,
 		toly = 1e-12 * (fabs(tv[0][1]) + fabs(tv[1][1]) + fabs(tv[2][1])) + 1e-300;
 		wn = winding_centroid(P, 0, Gx, Gy, gx, gy, tolx, toly);
 		if (wn != 1 && wn != -1)
-			FAIL("triangle %zu is outside the exterior ring", i);
+			FAIL_CASE("triangle %zu is outside the exterior ring", i);
 		for (r = 1; r < P->nr; r++)
 			if (winding_centroid(P, r, Gx, Gy, gx, gy, tolx, toly) != 0)
-				FAIL("triangle %zu is inside hole %zu", i, r);
+				FAIL_CASE("triangle %zu is inside hole %zu", i, r);
 	}
 	ok = true;
 out:
@@ -664,7 +646,7 @@ run_one(const char *name, const poly *P, enum expect ex, bool full)
 			{
 				fprintf(stderr, "FAIL %s: status %s: %s\n", name, exg_status_name(st),
 						err.message);
-				failures++;
+				test_failures++;
 			}
 			else if (check_cover(name, P, tris, nt, full))
 			{
@@ -677,7 +659,7 @@ run_one(const char *name, const poly *P, enum expect ex, bool full)
 			{
 				fprintf(stderr, "FAIL %s: expected invalid, got %s (%zu triangles)\n",
 						name, exg_status_name(st), nt);
-				failures++;
+				test_failures++;
 			}
 			else
 				npolys_invalid++;
@@ -687,7 +669,7 @@ run_one(const char *name, const poly *P, enum expect ex, bool full)
 			{
 				fprintf(stderr, "FAIL %s: expected 0 triangles, got %s, %zu triangles\n",
 						name, exg_status_name(st), nt);
-				failures++;
+				test_failures++;
 			}
 			else
 				npolys_empty++;
@@ -796,8 +778,8 @@ gen_star_ring(poly *P, double cx, double cy, double r0, double r1, int n, bool c
 	for (i = 0; i < n; i++)
 	{
 		int			k = cw ? n - 1 - i : i;
-		double		a = 2 * PI * (k + 0.8 * rng_unit()) / n,
-					rr = r0 + (r1 - r0) * rng_unit();
+		double		a = 2 * PI * (k + 0.8 * rng_uniform(&rng)) / n,
+					rr = r0 + (r1 - r0) * rng_uniform(&rng);
 
 		add_pt(P, cx + rr * cos(a), cy + rr * sin(a));
 	}
@@ -940,8 +922,8 @@ gen_star_with_holes(poly *P, int n, int g, double ox, double oy, double scale,
 	ring_begin(P);
 	for (i = 0; i < n; i++)
 	{
-		double		a = 2 * PI * (i + 0.8 * rng_unit()) / n,
-					rr = 0.7 + 0.3 * rng_unit();
+		double		a = 2 * PI * (i + 0.8 * rng_uniform(&rng)) / n,
+					rr = 0.7 + 0.3 * rng_uniform(&rng);
 
 		add_pt(P, ox + scale * rr * cos(a), oy + scale * rr * sin(a));
 	}
@@ -957,8 +939,8 @@ gen_star_with_holes(poly *P, int n, int g, double ox, double oy, double scale,
 			ring_begin(P);
 			for (k = 0; k < hole_pts; k++)
 			{
-				double		a = 2 * PI * (k + 0.8 * rng_unit()) / hole_pts,
-							rr = cell * (0.15 + 0.3 * rng_unit());
+				double		a = 2 * PI * (k + 0.8 * rng_uniform(&rng)) / hole_pts,
+							rr = cell * (0.15 + 0.3 * rng_uniform(&rng));
 
 				add_pt(P, ox + scale * (cx + rr * cos(a)), oy + scale * (cy + rr * sin(a)));
 			}
@@ -976,8 +958,8 @@ gen_ulp_star(poly *P, double X, double Y, int n, int R)
 	ring_begin(P);
 	for (i = 0; i < n; i++)
 	{
-		double		a = 2 * PI * (i + 0.8 * rng_unit()) / n,
-					rr = R * (0.5 + 0.5 * rng_unit());
+		double		a = 2 * PI * (i + 0.8 * rng_uniform(&rng)) / n,
+					rr = R * (0.5 + 0.5 * rng_uniform(&rng));
 
 		add_pt(P, X + ux * floor(rr * cos(a)), Y + uy * floor(rr * sin(a)));
 	}
@@ -1459,7 +1441,7 @@ test_ulps(void)
 			else if (st != EXG_ERR_INVALID && !(st == EXG_OK && nt == 0))
 			{
 				fprintf(stderr, "FAIL %s: %s\n", name, exg_status_name(st));
-				failures++;
+				test_failures++;
 			}
 		}
 		poly_free(&P);
@@ -1804,8 +1786,8 @@ test_messy_integer(void)
 		ring_begin(&P);
 		for (i = 0; i < nv; i++)
 		{
-			double		a = 2 * PI * (i + 0.8 * rng_unit()) / nv,
-						rr = R * (0.3 + 0.7 * rng_unit());
+			double		a = 2 * PI * (i + 0.8 * rng_uniform(&rng)) / nv,
+						rr = R * (0.3 + 0.7 * rng_uniform(&rng));
 
 			add_pt(&P, round(rr * cos(a)), round(rr * sin(a)));
 		}
@@ -1836,7 +1818,7 @@ test_messy_integer(void)
 			{
 				fprintf(stderr, "FAIL %s: oracle says %s, engine says %s\n", name,
 						ring_is_simple(&Q, 0) ? "simple" : "not simple", exg_status_name(st));
-				failures++;
+				test_failures++;
 			}
 			poly_free(&Q);
 		}
@@ -1867,7 +1849,7 @@ test_messy_integer(void)
 		else if (st != EXG_ERR_INVALID && !(st == EXG_OK && nt == 0))
 		{
 			fprintf(stderr, "FAIL %s: %s\n", name, exg_status_name(st));
-			failures++;
+			test_failures++;
 		}
 		else
 			npolys_invalid++;
@@ -1900,20 +1882,20 @@ test_api(void)
 	if (st != EXG_ERR_ARGUMENT || tris != NULL || nt != 0)
 	{
 		fprintf(stderr, "FAIL no rings: %s\n", exg_status_name(st));
-		failures++;
+		test_failures++;
 	}
 	st = exg_triangulate_polygon(P.xy, P.n, bad, 2, &tris, &nt, &err);
 	if (st != EXG_ERR_ARGUMENT)
 	{
 		fprintf(stderr, "FAIL decreasing offsets: %s\n", exg_status_name(st));
-		failures++;
+		test_failures++;
 	}
 	P.xy[3] = NAN;
 	st = exg_triangulate_polygon(P.xy, P.n, P.rs, P.nr, &tris, &nt, &err);
 	if (st != EXG_ERR_NONFINITE)
 	{
 		fprintf(stderr, "FAIL NaN vertex: %s\n", exg_status_name(st));
-		failures++;
+		test_failures++;
 	}
 	poly_free(&P);
 
@@ -1925,19 +1907,11 @@ test_api(void)
 	if (st != EXG_ERR_INTERRUPTED || tris != NULL)
 	{
 		fprintf(stderr, "FAIL cancel: %s\n", exg_status_name(st));
-		failures++;
+		test_failures++;
 	}
 	poly_free(&P);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* One big polygon: time the triangulation alone (best of 3), then check it. */
 static void
@@ -1952,19 +1926,19 @@ time_one(const char *name, const poly *P)
 
 	for (rep = 0; rep < 3; rep++)
 	{
-		double		t0 = now_s();
+		double		t0 = now_seconds();
 
 		free(tris);
 		tris = NULL;
 		st = exg_triangulate_polygon(P->xy, P->n, P->rs, P->nr, &tris, &nt, &err);
-		best = fmin(best, now_s() - t0);
+		best = fmin(best, now_seconds() - t0);
 	}
 	printf("  %-46s %6zu vertices %4zu rings: %7.1f ms, %zu triangles\n",
 		   name, P->n, P->nr, best * 1e3, nt);
 	if (st != EXG_OK)
 	{
 		fprintf(stderr, "FAIL %s: %s: %s\n", name, exg_status_name(st), err.message);
-		failures++;
+		test_failures++;
 	}
 	else if (check_cover(name, P, tris, nt, !quick))
 	{
@@ -2013,11 +1987,11 @@ test_timing(void)
 int
 main(int argc, char **argv)
 {
-	double		t0 = now_s();
+	double		t0 = now_seconds();
 
 	quick = !(argc > 1 && strcmp(argv[1], "--full") == 0);
 	if (getenv("TRI_SEED") != NULL)
-		rng_state ^= strtoull(getenv("TRI_SEED"), NULL, 10) * 0x9E3779B97F4A7C15ull;
+		rng.state ^= strtoull(getenv("TRI_SEED"), NULL, 10) * 0x9E3779B97F4A7C15ull;
 	test_basic();
 	test_holes();
 	test_ulps();
@@ -2032,7 +2006,7 @@ main(int argc, char **argv)
 	test_random_stars();
 	test_timing();
 	printf("test_triangulate: %ld polygons tiled exactly (%ld triangles checked), "
-		   "%ld rejected as invalid, %ld flat; %d failures (%.1f s)\n",
-		   npolys_ok, ntris_checked, npolys_invalid, npolys_empty, failures, now_s() - t0);
-	return failures ? 1 : 0;
+		   "%ld rejected as invalid, %ld flat; %ld failures (%.1f s)\n",
+		   npolys_ok, ntris_checked, npolys_invalid, npolys_empty, test_failures, now_seconds() - t0);
+	return test_failures ? 1 : 0;
 }

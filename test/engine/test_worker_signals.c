@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "worker_signals.h"
+#include "harness.h"
 
-static int	failures;
 
 /* Count the workers (not the master) of an n-thread region that take SIGINT or SIGALRM. */
 static int
@@ -35,7 +35,7 @@ static void
 expect(const char *what, int got, int want)
 {
 	printf("%s %s: %d (want %d)\n", got == want ? "ok  " : "FAIL", what, got, want);
-	failures += got != want;
+	test_failures += got != want;
 }
 
 int
@@ -50,6 +50,6 @@ main(void)
 	exg_workers_start(7);
 	expect("workers of 7 open to SIGINT/SIGALRM", workers_open_to_signals(7), 0);
 	expect("workers of 3 open to SIGINT/SIGALRM", workers_open_to_signals(3), 0);
-	printf("test_worker_signals: %d failures\n", failures);
-	return failures != 0;
+	printf("test_worker_signals: %ld failures\n", test_failures);
+	return test_failures != 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "join_internal.h"
 #include "locate_join.h"
 #include "triangulate.h"
 
@@ -275,13 +276,11 @@ exg_batch_prims(const exg_batch *b)
 	return S;
 }
 
-static int
-cmp_u64(const void *x, const void *y)
+/* Where a row's pairs go in the output order (see exg_batch.order). */
+static inline uint32_t
+out_row(const exg_batch *b, uint32_t row)
 {
-	uint64_t	a = *(const uint64_t *) x,
-				c = *(const uint64_t *) y;
-
-	return (a > c) - (a < c);
+	return b->order ? b->order[row] : row;
 }
 
 /* The triangles of B's rows (all, or only those flagged solid), body = row. */
@@ -327,22 +326,22 @@ points_of(const exg_batch *P)
 }
 
 /*
- * Append to rows (capacity grown as needed) the row pairs of points of P in
+ * Append to *out (capacity grown as needed) the row pairs of points of P in
  * bodies of B; point_left says whether P is the left side of the pairs.
  */
 static exg_status
 append_located(const exg_batch *P, const exg_batch *B, bool only_flagged, bool point_left,
-			   const exg_join_options *opt, uint64_t **rows, size_t *n, exg_join_stats *stats,
+			   const exg_join_options *opt, exg_pair **out, size_t *n, exg_join_stats *stats,
 			   exg_error *err)
 {
 	exg_solid_set S;
 	uint32_t   *tri = NULL,
 			   *body = NULL;
 	double	   *pts = NULL;
-	exg_pair   *pairs = NULL;
+	exg_pair   *pairs = NULL,
+			   *grown;
 	size_t		np = 0,
 				i;
-	uint64_t   *grown;
 	exg_status	st;
 
 	if ((st = solid_set_of(B, only_flagged, &S, &tri, &body, err)) != EXG_OK)
@@ -358,19 +357,19 @@ append_located(const exg_batch *P, const exg_batch *B, bool only_flagged, bool p
 			err->side = point_left ? 1 : 0;
 		goto done;
 	}
-	grown = realloc(*rows, sizeof(uint64_t) * (*n + np + 1));
+	grown = realloc(*out, sizeof(exg_pair) * (*n + np + 1));
 	if (grown == NULL)
 	{
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
 		goto done;
 	}
-	*rows = grown;
+	*out = grown;
 	for (i = 0; i < np; i++)
 	{
-		uint64_t	prow = P->owner[pairs[i].a],
-					brow = pairs[i].b;
+		uint32_t	prow = out_row(P, P->owner[pairs[i].a]),
+					brow = out_row(B, pairs[i].b);
 
-		(*rows)[(*n)++] = point_left ? (prow << 32) | brow : (brow << 32) | prow;
+		(*out)[(*n)++] = point_left ? (exg_pair) {prow, brow} : (exg_pair) {brow, prow};
 	}
 done:
 	exg_join_pairs_free(pairs);
@@ -380,21 +379,45 @@ done:
 	return st;
 }
 
-/* Sort and drop repeats. */
-static size_t
-sort_unique(uint64_t *rows, size_t n)
+/*
+ * The result: sorted row pairs, each once, packed as (left << 32) | right
+ * in place (a pair and its packed form have the same size).
+ */
+static uint64_t *
+pack_rows(exg_pair *pairs, size_t n)
 {
-	size_t		i,
+	uint64_t   *rows = (uint64_t *) pairs;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		exg_pair	p = pairs[i];
+		uint64_t	packed = ((uint64_t) p.a << 32) | p.b;
+
+		memcpy(&rows[i], &packed, sizeof(packed));
+	}
+	return rows;
+}
+
+/*
+ * Merge the sorted, repeat-free runs x and y into out (capacity nx + ny),
+ * each pair once; returns the count.
+ */
+static size_t
+merge_unique(const exg_pair *x, size_t nx, const exg_pair *y, size_t ny, exg_pair *out)
+{
+	size_t		i = 0,
+				j = 0,
 				m = 0;
 
-	/* one primitive per row (boxes, points) leaves the pairs sorted already */
-	for (i = 1; i < n && rows[i - 1] <= rows[i]; i++)
-		;
-	if (i < n)
-		qsort(rows, n, sizeof(uint64_t), cmp_u64);
-	for (i = 0; i < n; i++)
-		if (m == 0 || rows[i] != rows[m - 1])
-			rows[m++] = rows[i];
+	while (i < nx || j < ny)
+	{
+		bool		take_x = j == ny ||
+			(i < nx && (x[i].a < y[j].a || (x[i].a == y[j].a && x[i].b <= y[j].b)));
+		exg_pair	p = take_x ? x[i++] : y[j++];
+
+		if (m == 0 || p.a != out[m - 1].a || p.b != out[m - 1].b)
+			out[m++] = p;
+	}
 	return m;
 }
 
@@ -440,12 +463,15 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 {
 	exg_prim_set A = exg_batch_prims(L),
 				B = exg_batch_prims(R);
-	exg_pair   *pairs = NULL;
+	exg_join_options jopt;
+	exg_pair   *pairs = NULL,
+			   *rows,
+			   *located = NULL,
+			   *merged;
 	exg_join_stats local;
 	size_t		n = 0,
-				i,
-				direct;
-	uint64_t   *rows;
+				nlocated = 0,
+				i;
 	exg_status	st;
 
 	*rows_out = NULL;
@@ -455,19 +481,33 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	if ((L->nsolid && (st = check_surfaces(L, 0, err)) != EXG_OK) ||
 		(R->nsolid && (st = check_surfaces(R, 1, err)) != EXG_OK))
 		return st;
-	st = exg_join(&A, &B, opt, &pairs, &n, stats, err);
+	/*
+	 * The join's pairs are of primitives; rows are what is returned, and
+	 * several primitives make a row, so the order of primitive pairs is not
+	 * that of row pairs. The join leaves them unsorted (on the CPU) and the
+	 * row pairs are sorted once, by the radix sort of pair_sort.c.
+	 */
+	if (opt)
+		jopt = *opt;
+	else
+		exg_join_options_default(&jopt);
+	jopt.unordered = true;
+	st = exg_join(&A, &B, &jopt, &pairs, &n, stats, err);
 	if (st != EXG_OK)
 		return st;
-	rows = malloc(sizeof(uint64_t) * (n ? n : 1));
+	rows = malloc(sizeof(exg_pair) * (n ? n : 1));
 	if (rows == NULL)
 	{
 		exg_join_pairs_free(pairs);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
 	}
 	for (i = 0; i < n; i++)
-		rows[i] = ((uint64_t) L->owner[pairs[i].a] << 32) | R->owner[pairs[i].b];
+	{
+		rows[i].a = out_row(L, L->owner[pairs[i].a]);
+		rows[i].b = out_row(R, R->owner[pairs[i].b]);
+	}
 	exg_join_pairs_free(pairs);
-	n = direct = sort_unique(rows, n);
+	n = exg_pairs_sort_unique(rows, n);
 
 	/* solids are volumes: what lies inside one meets it without touching it */
 	for (int side = 0; side < 2 && st == EXG_OK; side++)
@@ -478,7 +518,7 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 
 		if (solids->nsolid == 0 || others->nprims == 0)
 			continue;
-		st = append_located(others, solids, true, side == 0, opt, &rows, &n, &ls, err);
+		st = append_located(others, solids, true, side == 0, opt, &located, &nlocated, &ls, err);
 		for (int k = 0; k < EXG_JOIN_PHASES; k++)
 			stats->phase_ns[k] += ls.phase_ns[k];
 		stats->total_ns += ls.total_ns;
@@ -486,22 +526,46 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	}
 	if (st != EXG_OK)
 	{
+		free(located);
 		free(rows);
 		return st;
 	}
-	n = sort_unique(rows, n);
-	stats->contained = n - direct;
-	*rows_out = rows;
+	stats->contained = 0;
+	if (nlocated > 0)
+	{
+		/* the pairs found by containment are sorted apart, then merged in */
+		nlocated = exg_pairs_sort_unique(located, nlocated);
+		merged = malloc(sizeof(exg_pair) * (n + nlocated));
+		if (merged == NULL)
+		{
+			free(located);
+			free(rows);
+			return exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
+		}
+		i = merge_unique(rows, n, located, nlocated, merged);
+		stats->contained = i - n;
+		free(rows);
+		rows = merged;
+		n = i;
+	}
+	free(located);
+	*rows_out = pack_rows(rows, n);
 	*nrows_out = n;
 	return EXG_OK;
 }
 
 
-exg_status
-exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options *opt,
-				 uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats, exg_error *err)
+/*
+ * The point-in-solid join with the points on either side of the pairs: the
+ * pairs are made in output order and sorted once (already sorted when the
+ * points are on the left, one point per row; the sort checks that first).
+ */
+static exg_status
+locate_rows(const exg_batch *P, const exg_batch *B, bool point_left,
+			const exg_join_options *opt, uint64_t **rows_out, size_t *nrows_out,
+			exg_join_stats *stats, exg_error *err)
 {
-	uint64_t   *rows = NULL;
+	exg_pair   *rows = NULL;
 	size_t		n = 0,
 				i;
 	exg_status	st;
@@ -512,17 +576,33 @@ exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options 
 		if (P->tri[3 * i] != P->tri[3 * i + 1] || P->tri[3 * i] != P->tri[3 * i + 2])
 		{
 			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the points is not a point");
-			return row_error(err, P->owner[i], 0);
+			return row_error(err, P->owner[i], point_left ? 0 : 1);
 		}
-	if ((st = check_surfaces(B, 1, err)) != EXG_OK)
+	if ((st = check_surfaces(B, point_left ? 1 : 0, err)) != EXG_OK)
 		return st;
-	st = append_located(P, B, false, true, opt, &rows, &n, stats, err);
+	st = append_located(P, B, false, point_left, opt, &rows, &n, stats, err);
 	if (st != EXG_OK)
 	{
 		free(rows);
 		return st;
 	}
-	*rows_out = rows;
-	*nrows_out = sort_unique(rows, n);
+	n = exg_pairs_sort_unique(rows, n);
+	*rows_out = pack_rows(rows, n);
+	*nrows_out = n;
 	return EXG_OK;
+}
+
+exg_status
+exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options *opt,
+				 uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats, exg_error *err)
+{
+	return locate_rows(P, B, true, opt, rows_out, nrows_out, stats, err);
+}
+
+exg_status
+exg_batch_locate_in(const exg_batch *B, const exg_batch *P, const exg_join_options *opt,
+					uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats,
+					exg_error *err)
+{
+	return locate_rows(P, B, false, opt, rows_out, nrows_out, stats, err);
 }

@@ -42,6 +42,9 @@ typedef struct exg_batch
 	size_t		nprims;
 	size_t		prims_cap;
 	size_t		nrows;			/* rows added, empty ones included */
+	const uint32_t *order;		/* set by the caller, or NULL: per row, its place
+								 * in the order of the results (rows with the same
+								 * place are one row there); not owned */
 } exg_batch;
 
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
@@ -120,11 +123,14 @@ void		exg_batch_set_volumes(exg_batch *b);
 
 /*
  * Join two batches: the row pairs (left row, right row) that intersect,
- * each once, sorted; packed as (left << 32) | right, malloc'ed. A volume
- * row (exg_batch_set_volumes) must be a closed surface (EXG_ERR_NOT_SOLID,
- * or EXG_ERR_ARGUMENT for a row that is no surface, with err->row/side);
- * rows of the other side lying inside it (found by locating one vertex of
- * each primitive) intersect it too; stats->contained counts those pairs.
+ * each once, sorted; packed as (left << 32) | right, malloc'ed. Rows are
+ * given by their places in the batches' order where it is set: the pairs
+ * are sorted once, in that order, and rows sharing a place count once. A
+ * volume row (exg_batch_set_volumes) must be a closed surface
+ * (EXG_ERR_NOT_SOLID, or EXG_ERR_ARGUMENT for a row that is no surface, with
+ * err->row/side); rows of the other side lying inside it (found by locating
+ * one vertex of each primitive) intersect it too; stats->contained counts
+ * those pairs.
  */
 exg_status	exg_batch_join(const exg_batch *L, const exg_batch *R,
 						   const exg_join_options *opt, uint64_t **rows_out,
@@ -139,6 +145,16 @@ exg_status	exg_batch_join(const exg_batch *L, const exg_batch *R,
 exg_status	exg_batch_locate(const exg_batch *P, const exg_batch *B,
 							 const exg_join_options *opt, uint64_t **rows_out,
 							 size_t *nrows_out, exg_join_stats *stats, exg_error *err);
+
+/*
+ * The same join with the bodies on the left: pairs (body row, point row),
+ * sorted once in that order (a volume join whose other side is points);
+ * err->side names the side as given here.
+ */
+exg_status	exg_batch_locate_in(const exg_batch *B, const exg_batch *P,
+								const exg_join_options *opt, uint64_t **rows_out,
+								size_t *nrows_out, exg_join_stats *stats,
+								exg_error *err);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include "cancel.h"
 #include "interval_double.h"
 #include "join_internal.h"
+#include "memory_budget.h"
 #include "parallel.h"
 #include "stats.h"
 
@@ -109,7 +110,8 @@ grid_side(const exg_box_grid *bg, const exg_box_set *S, int threads, side_grid *
 				sum = 0;
 	uint32_t   *count,
 			   *cursor = NULL;
-	int			d2 = 2 * bg->naxes;
+	int			d2 = 2 * bg->naxes,
+				canceled = 0;
 
 	nparts = nparts < 1 ? 1 : (nparts > (uint64_t) threads ? (uint64_t) threads : nparts);
 	count = calloc(nparts * ncells, sizeof(uint32_t));
@@ -133,12 +135,23 @@ grid_side(const exg_box_grid *bg, const exg_box_set *S, int threads, side_grid *
 
 			for (uint64_t i = i0; i < i1; i++)
 			{
+				/* a box may cover many cells: poll by boxes, not by parts */
+				if ((i & 1023) == 0 && (exg_flag_get(&canceled) || exg_cancel_requested()))
+				{
+					exg_flag_set(&canceled);
+					break;
+				}
 				if (pass)
 					FOR_CELLS_OF(bg, &S->box[d2 * i], c, out->items[mine[c]++] = (uint32_t) i);
 				else
 					FOR_CELLS_OF(bg, &S->box[d2 * i], c, (mine[c]++, entries++));
 			}
 			exg_round_restore(saved);
+		}
+		if (canceled)
+		{
+			free(count);
+			return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
 		}
 		if (pass)
 			break;
@@ -382,6 +395,22 @@ exg_box_join_cpu(const exg_box_set *A, const exg_box_set *B, int naxes,
 		!exg_box_grid_choose(&bg, naxes, &sa, A->n, &sb, B->n, EXG_BOX_OCCUPANCY_CPU,
 							 opt->grid_cells))
 		return EXG_OK;
+	{
+		/*
+		 * The grid within the memory budget: per cell a start per side, a
+		 * fill cursor, a count and a work unit (28 bytes), per entry an item
+		 * (4 bytes). A grid of 2^25 cells under boxes that each cover
+		 * millions of cells would otherwise take tens of gigabytes.
+		 */
+		const double *sets[2] = {A->box, B->box};
+		uint64_t	ns[2] = {A->n, B->n};
+		double		len[3] = {0, 0, 0};
+
+		for (int k = 0; k < naxes; k++)
+			len[k] = bg.domain[naxes + k] - bg.domain[k];
+		exg_grid_fit(&bg.g, len, naxes, sets, ns, 2, 28, 4,
+					 exg_memory_budget(opt->memory_limit), threads);
+	}
 	memcpy(stats->grid_dims, bg.g.dims, sizeof(bg.g.dims));
 	ncells = (uint64_t) bg.g.dims[0] * bg.g.dims[1] * bg.g.dims[2];
 

@@ -45,9 +45,16 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		return st;
 	else
 	{
+		exg_counters before,
+					after;
+
+		/* the workers count in their own blocks: the sum, before and after */
+		exg_counters_snapshot(&before);
 		st = exg_join_culls_by_box_join(&opt, false, (uint64_t) A->nprims + B->nprims)
 			? exg_join_cpu_boxes(A, B, &opt, pairs_out, npairs_out, stats, err)
 			: exg_join_cpu(A, B, &opt, pairs_out, npairs_out, stats, err);
+		exg_counters_snapshot(&after);
+		stats->exact_pairs = after.exact_pairs - before.exact_pairs;
 		exg_join_name_cpu(stats, &opt);
 	}
 	stats->total_ns = exg_now_ns() - t0;

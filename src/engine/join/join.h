@@ -82,6 +82,14 @@ typedef struct exg_join_options
 								 * geometric test */
 	exg_cull_stage cull;		/* the box join needs the reference-cell rule and
 								 * no boxes_only: it falls back to cell pairs */
+	bool		unordered;		/* the pairs may come in any order (each still
+								 * once): the caller sorts them itself, so the
+								 * CPU back-ends skip their sort (exg_batch_join
+								 * sorts row pairs once). The GPU orders its hits
+								 * on the device either way. */
+	size_t		memory_limit;	/* host bytes for grids and cell arrays
+								 * (exg_memory_budget); 0 = the default. A
+								 * grid finer than fits is made coarser. */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10

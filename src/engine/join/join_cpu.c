@@ -13,6 +13,7 @@
 #include "bvh.h"
 #include "cancel.h"
 #include "interval_double.h"
+#include "memory_budget.h"
 #include "parallel.h"
 #include "stats.h"
 
@@ -483,6 +484,16 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 	t = exg_now_ns();
 	joint_box(ba, A->nprims, bb, B->nprims, threads, box, mean);
 	exg_grid_choose(&g, box, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+	{
+		/* B's cell lists within the memory budget (join_grid.h); A's cells
+		 * are visited, not stored, but weigh the same in time */
+		const double *sets[2] = {ba, bb};
+		uint64_t	ns[2] = {A->nprims, B->nprims};
+		double		extent[3] = {box[3] - box[0], box[4] - box[1], box[5] - box[2]};
+
+		exg_grid_fit(&g, extent, 3, sets, ns, 2, 16, 4, exg_memory_budget(opt->memory_limit),
+					 threads);
+	}
 	/*
 	 * The right side in space order, or as given when memory is short or
 	 * when the left side is too small for locality to pay for the copy (a
@@ -636,7 +647,9 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 			memcpy(*pairs_out + total, bufs[k].p, bufs[k].n * sizeof(exg_pair));
 			total += bufs[k].n;
 		}
-		*npairs_out = exg_pairs_sort_unique_threads(*pairs_out, total, threads);
+		/* the reference-cell rule reports each pair once: only the order is left */
+		*npairs_out = opt->unordered && opt->dedupe == EXG_DEDUPE_REFERENCE_CELL ? total
+			: exg_pairs_sort_unique_threads(*pairs_out, total, threads);
 	}
 	stats->phase_ns[EXG_PHASE_DEDUPE] = exg_now_ns() - t;
 

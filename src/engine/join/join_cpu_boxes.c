@@ -126,7 +126,8 @@ exg_join_cpu_boxes(const exg_prim_set *A, const exg_prim_set *B, const exg_join_
 		goto done;
 
 	t = exg_now_ns();
-	*npairs_out = exg_pairs_sort_unique_threads(hits.p, hits.n, threads);
+	/* the box join reports each pair once: only the order is left */
+	*npairs_out = opt->unordered ? hits.n : exg_pairs_sort_unique_threads(hits.p, hits.n, threads);
 	*pairs_out = hits.p ? hits.p : malloc(sizeof(exg_pair));
 	hits.p = NULL;
 	if (*pairs_out == NULL)

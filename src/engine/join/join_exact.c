@@ -11,6 +11,7 @@
 #include "cancel.h"
 #include "parallel.h"
 #include "predicates_cpu.h"
+#include "stats.h"
 
 void
 exg_join_classify(const exg_prim_set *S, uint32_t i, exg_prim *out, double *box)
@@ -50,10 +51,16 @@ exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_se
 {
 	exg_cpu_simplex sa,
 				sb;
+	exg_counters *c = exg_counters_local();
+	uint64_t	gmp_before = c->orient_exact;
+	bool		meets;
 
 	exg_cpu_simplex_of(A->xyz, pa, &sa);
 	exg_cpu_simplex_of(B->xyz, pb, &sb);
-	return exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
+	meets = exg_cpu_simplex_simplex_3d(&sa, &sb) == EXG_RESULT_INTERSECTS;
+	/* the pairs GMP decided, as the GPU join counts them (stats->exact_pairs) */
+	c->exact_pairs += c->orient_exact != gmp_before;
+	return meets;
 }
 
 /*

@@ -8,6 +8,15 @@
 
 #define EXG_GRID_MAX_CELLS (1u << 25)
 
+/*
+ * Cells a box is entered in, on average, beyond which a grid is only
+ * wasteful: the automatic grids enter a box in a few cells (their cells are
+ * never thinner than the mean box); a grid of millions of cells under large
+ * boxes would enter each in millions and take the time and memory of all
+ * those entries for nothing.
+ */
+#define EXG_GRID_MAX_ENTRIES_PER_BOX 16.0
+
 void
 exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 				const double *mean_extent, uint32_t target_cells)
@@ -83,5 +92,53 @@ exg_grid_cap_cells(exg_grid *g, const double *extent, double max_cells)
 			}
 			total *= g->dims[k];
 		}
+	}
+}
+
+/* Cells the boxes are entered in, summed as doubles (no overflow). */
+static double
+grid_entries(const exg_grid *g, int naxes, const double *const *boxes, const uint64_t *n,
+			 int nsets, int threads)
+{
+	double		total = 0;
+
+	for (int s = 0; s < nsets; s++)
+	{
+		const double *b = boxes[s];
+		long		i;
+
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+:total) if (n[s] > 65536)
+		for (i = 0; i < (long) n[s]; i++)
+		{
+			double		cells = 1;
+
+			for (int k = 0; k < naxes; k++)
+				cells *= (double) (exg_grid_axis(g, k, b[2 * naxes * i + naxes + k]) -
+								   exg_grid_axis(g, k, b[2 * naxes * i + k]) + 1);
+			total += cells;
+		}
+	}
+	return total;
+}
+
+uint64_t
+exg_grid_fit(exg_grid *g, const double *extent, int naxes, const double *const *boxes,
+			 const uint64_t *n, int nsets, double cell_bytes, double entry_bytes,
+			 size_t budget, int threads)
+{
+	double		nboxes = 0;
+
+	for (int s = 0; s < nsets; s++)
+		nboxes += (double) n[s];
+	for (;;)
+	{
+		double		cells = (double) g->dims[0] * g->dims[1] * g->dims[2],
+					entries = grid_entries(g, naxes, boxes, n, nsets, threads);
+
+		if (cells <= 1 ||
+			(cells * cell_bytes + entries * entry_bytes <= (double) budget &&
+			 entries <= EXG_GRID_MAX_ENTRIES_PER_BOX * nboxes + (double) (1 << 16)))
+			return entries < 1.8e19 ? (uint64_t) entries : UINT64_MAX;
+		exg_grid_cap_cells(g, extent, cells / 2);
 	}
 }

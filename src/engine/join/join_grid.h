@@ -12,6 +12,7 @@
 #ifndef EXG_JOIN_GRID_H
 #define EXG_JOIN_GRID_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -72,5 +73,21 @@ void		exg_grid_cap_cells(exg_grid *g, const double *extent, double max_cells);
  */
 void		exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 							const double *mean_extent, uint32_t target_cells);
+
+/*
+ * Make g coarser (halving its cells) until its arrays fit in budget bytes:
+ * cell_bytes per cell plus entry_bytes per cell a box is entered in, for
+ * the boxes of the nsets sets (boxes[s]: n[s] boxes of 2 * naxes doubles,
+ * low corner then high corner; extent: the grid's length per axis).
+ * Without this a fine grid under large boxes grows without bound: a box
+ * is entered in every cell it covers. Also coarser while the boxes average
+ * more than 16 cells each (plus 2^16 entries of slack): such a grid only
+ * costs. Returns the entries counted for the
+ * final grid (saturating). Counts in the caller's rounding mode: an
+ * estimate, a cell either way.
+ */
+uint64_t	exg_grid_fit(exg_grid *g, const double *extent, int naxes,
+						 const double *const *boxes, const uint64_t *n, int nsets,
+						 double cell_bytes, double entry_bytes, size_t budget, int threads);
 
 #endif							/* EXG_JOIN_GRID_H */

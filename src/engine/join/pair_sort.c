@@ -132,13 +132,17 @@ exg_pairs_sort_unique(exg_pair *pairs, size_t n)
 size_t
 exg_pairs_sort_unique_threads(exg_pair *pairs, size_t n, int threads)
 {
-	size_t		m = 0;
+	size_t		m = 0,
+				i;
 
 	if (n == 0)
 		return 0;
-	if (n < RADIX_MIN || !radix_sort(pairs, n, threads))
+	/* pairs often come sorted (one primitive per row, an ordered producer) */
+	for (i = 1; i < n && pair_cmp(&pairs[i - 1], &pairs[i]) <= 0; i++)
+		;
+	if (i < n && (n < RADIX_MIN || !radix_sort(pairs, n, threads)))
 		qsort(pairs, n, sizeof(exg_pair), pair_cmp);
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		if (m == 0 || pairs[i].a != pairs[m - 1].a || pairs[i].b != pairs[m - 1].b)
 			pairs[m++] = pairs[i];
 	return m;

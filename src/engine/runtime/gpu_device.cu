@@ -24,10 +24,33 @@ exg_gpu_device_count(exg_error *err)
 
 	if (rc != cudaSuccess)
 	{
-		exg_fail(err, EXG_ERR_DEVICE, "no usable GPU: %s", cudaGetErrorString(rc));
+		int			driver = 0,
+					runtime = 0;
+
+		/*
+		 * The static runtime reports a missing driver (no libcuda.so.1) as
+		 * cudaErrorInsufficientDriver, "driver version is insufficient":
+		 * misleading on a machine without a GPU. The driver version is 0
+		 * exactly when no driver could be loaded.
+		 */
+		(void) cudaDriverGetVersion(&driver);
+		(void) cudaRuntimeGetVersion(&runtime);
+		if (rc == cudaErrorNoDevice)
+			exg_fail(err, EXG_ERR_DEVICE, "no GPU: the GPU driver sees no device; joins run on the CPU");
+		else if (driver == 0)
+			exg_fail(err, EXG_ERR_DEVICE,
+					 "no GPU driver: the NVIDIA driver (libcuda.so.1) is not installed or cannot be loaded; joins run on the CPU");
+		else if (rc == cudaErrorInsufficientDriver)
+			exg_fail(err, EXG_ERR_DEVICE,
+					 "the GPU driver supports CUDA %d.%d, older than this build's CUDA %d.%d: update the NVIDIA driver; joins run on the CPU",
+					 driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+		else
+			exg_fail(err, EXG_ERR_DEVICE, "no usable GPU: %s", cudaGetErrorString(rc));
 		(void) cudaGetLastError();	/* clear the sticky error state */
 		return 0;
 	}
+	if (n == 0)
+		exg_fail(err, EXG_ERR_DEVICE, "no GPU: the GPU driver sees no device; joins run on the CPU");
 	return n;
 }
 

@@ -22,6 +22,17 @@ exg_max_threads(void)
 #endif
 }
 
+/* Cores this process may run on. */
+static inline int
+exg_cpu_count(void)
+{
+#ifdef _OPENMP
+	return omp_get_num_procs();
+#else
+	return 1;
+#endif
+}
+
 /* Threads a parallel region should use: the caller's choice, else all. */
 static inline int
 exg_threads(int requested)

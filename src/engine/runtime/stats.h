@@ -24,6 +24,7 @@ typedef struct exg_counters
 	uint64_t	gpu_pair_tests;		/* pair tests run on the GPU */
 	uint64_t	gpu_unknown;		/* GPU pair tests left undecided by the float filter */
 	uint64_t	gpu_calls;			/* engine calls that used the GPU */
+	uint64_t	exact_pairs;		/* CPU pair tests that needed GMP at least once */
 } exg_counters;
 
 #define EXG_COUNTERS_N (sizeof(exg_counters) / sizeof(uint64_t))

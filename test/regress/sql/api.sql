@@ -11,7 +11,7 @@ WHERE d.deptype = 'e'
   AND obj_description(d.objid, (SELECT relname FROM pg_class WHERE oid = d.classid)) IS NULL
   AND NOT EXISTS (SELECT 1 FROM pg_type t WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid
                   AND t.typelem <> 0)   -- the implicit array type of a base type
-ORDER BY 1;
+ORDER BY pg_describe_object(d.classid, d.objid, d.objsubid) COLLATE "C";
 SELECT obj_description('ST_ExactLocate3DJoin(text, text)'::regprocedure, 'pg_proc') LIKE 'Deprecated%' AS deprecated;
 
 -- New joins name their outputs left_id / right_id (first and second argument).

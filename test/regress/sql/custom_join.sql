@@ -59,7 +59,7 @@ CREATE TEMP TABLE cj_rbr_filtered AS
 	WHERE h.depth < 15 AND b.grade > 2 AND h.name <> b.name;
 RESET exactgpu.enable_batch_join;
 SELECT count(*) AS pairs, count(*) FILTER (WHERE hid >= 1000) AS special FROM cj_rbr;
-SELECT hole, body FROM cj_rbr WHERE hid >= 1000 ORDER BY 1, 2;
+SELECT hole, body FROM cj_rbr WHERE hid >= 1000 ORDER BY hole COLLATE "C", body COLLATE "C";
 
 -- Plain JOIN = row by row, every column of both sides.
 SELECT count(*) AS differs FROM (
@@ -186,14 +186,14 @@ SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactInt
 FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500);
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.grade = b0.grade) AS batch,
 	(SELECT count(*) FROM cj_rbr r WHERE r.grade = b0.grade) AS row_by_row
-FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500) ORDER BY 1;
+FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500) ORDER BY b0.name COLLATE "C";
 -- the parameter in a clause of the join itself: the children do not change
 EXPLAIN (COSTS OFF)
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.depth + b.grade > b0.grade)
 FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500);
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.depth + b.grade > b0.grade) AS batch,
 	(SELECT count(*) FROM cj_rbr r WHERE r.depth + r.grade > b0.grade) AS row_by_row
-FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500) ORDER BY 1;
+FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500) ORDER BY b0.name COLLATE "C";
 
 -- EXISTS and NOT EXISTS: semi and anti joins; a hole without geometry has
 -- no body, so NOT EXISTS keeps it.

@@ -99,7 +99,7 @@ CREATE FUNCTION dr.answers() RETURNS TABLE (query text, answer text) LANGUAGE sq
 $$;
 CREATE TABLE dr.saved AS SELECT * FROM dr.answers();
 RESET client_min_messages;
-SELECT query, count(*) AS answers FROM dr.saved GROUP BY 1 ORDER BY 1;
+SELECT query, count(*) AS answers FROM dr.saved GROUP BY 1 ORDER BY query COLLATE "C";
 
 -- pg_dump -Fc, then pg_restore into a second database of this cluster.
 \set dumpfile '/tmp/exactgpu_dump_restore_' :PORT '.dump'

@@ -37,7 +37,7 @@ SELECT h.case_name, round(i.from_m::numeric, 12) AS from_m, round(i.to_m::numeri
        ST_AsText(i.entry_point) AS entry_point, ST_AsText(i.exit_point) AS exit_point
 FROM ic_holes h JOIN ic_body b ON b.name = h.body
 LEFT JOIN LATERAL ST_ExactInterceptPieces3D(h.geom, b.geom) i ON true
-ORDER BY h.case_name, i.from_m;
+ORDER BY h.case_name COLLATE "C", i.from_m;
 
 -- The pieces: LINESTRING ZM through the hole's vertices inside, M = depth
 -- (a grazing contact is its point twice).
@@ -47,7 +47,7 @@ SELECT h.case_name, ST_AsText(i.piece) AS piece, GeometryType(i.piece) AS type, 
 FROM ic_holes h JOIN ic_body b ON b.name = h.body,
      ST_ExactInterceptPieces3D(h.geom, b.geom) i
 WHERE h.case_name IN ('in, out and in again', 'out and back in', 'grazing a vertex', 'multilinestring, joined', 'along a face, then in')
-ORDER BY h.case_name, i.from_m;
+ORDER BY h.case_name COLLATE "C", i.from_m;
 
 -- PostGIS reads the pieces back: 3D length equals to_m - from_m here, and the
 -- entry and exit points lie on the surface.
@@ -56,7 +56,7 @@ SELECT h.case_name, round(ST_3DLength(i.piece)::numeric, 12) = round((i.to_m - i
 FROM ic_holes h JOIN ic_body b ON b.name = h.body,
      ST_ExactInterceptPieces3D(h.geom, b.geom) i
 WHERE i.kind = 'through'
-ORDER BY h.case_name, i.from_m;
+ORDER BY h.case_name COLLATE "C", i.from_m;
 
 -- ST_ExactIntercepts3D gives the same intervals.
 SELECT count(*) AS differences FROM (

@@ -28,7 +28,7 @@ INSERT INTO probes2d VALUES
 
 SELECT a.name AS area, p.name AS probe, ST_ExactIntersects(a.geom, p.geom) AS exact
 FROM areas2d a CROSS JOIN probes2d p
-ORDER BY 1, 2;
+ORDER BY a.name COLLATE "C", p.name COLLATE "C";
 
 -- Symmetric, and (GEOS being robust in 2D) in agreement with ST_Intersects on
 -- these inputs, except for TIN/TRIANGLE areas which GEOS does not take.

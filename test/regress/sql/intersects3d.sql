@@ -43,7 +43,7 @@ INSERT INTO probes3d VALUES
 -- guess an elevation (see api.sql).
 SELECT s.name AS shape, p.name AS probe, ST_ExactIntersects3D(ST_Force3D(s.geom), ST_Force3D(p.geom)) AS exact
 FROM shapes3d s CROSS JOIN probes3d p
-ORDER BY 1, 2;
+ORDER BY s.name COLLATE "C", p.name COLLATE "C";
 
 -- The predicate is symmetric.
 SELECT count(*) AS asymmetric
@@ -62,7 +62,7 @@ SELECT s.name AS shape, p.name AS probe, ST_ExactIntersects3D(ST_Force3D(s.geom)
        ST_3DIntersects(s.geom, p.geom) AS postgis
 FROM shapes3d s CROSS JOIN probes3d p
 WHERE ST_ExactIntersects3D(ST_Force3D(s.geom), ST_Force3D(p.geom)) IS DISTINCT FROM ST_3DIntersects(s.geom, p.geom)
-ORDER BY 1, 2;
+ORDER BY s.name COLLATE "C", p.name COLLATE "C";
 RESET client_min_messages;
 
 -- Empty geometries intersect nothing (as in PostGIS).
@@ -73,6 +73,6 @@ SELECT ST_ExactIntersects3D('POINT EMPTY', 'POINT(0 0)') AS empty_point,
 FROM shapes3d WHERE name = 'triangle';
 
 -- Self-intersection of identical geometries, and a surface against itself.
-SELECT name, ST_ExactIntersects3D(geom, geom) AS self FROM shapes3d ORDER BY name;
+SELECT name, ST_ExactIntersects3D(geom, geom) AS self FROM shapes3d ORDER BY name COLLATE "C";
 
 DROP TABLE shapes3d, probes3d;

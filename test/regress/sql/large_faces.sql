@@ -22,7 +22,7 @@ SELECT '10^4 holes', ST_MakePolygon(
 								ST_MakePoint(x + 3, y + 3, 100)])))
 FROM (SELECT 500000 + 10 * i AS x, 7000000 + 10 * j AS y
 	  FROM generate_series(0, 99) i, generate_series(0, 99) j) c;
-SELECT name, ST_NPoints(face), ST_NumInteriorRings(face), ST_IsValid(face) FROM lf_faces ORDER BY name;
+SELECT name, ST_NPoints(face), ST_NumInteriorRings(face), ST_IsValid(face) FROM lf_faces ORDER BY name COLLATE "C";
 
 CREATE TABLE lf_probes (id bigint, geom geometry);
 INSERT INTO lf_probes VALUES
@@ -43,12 +43,12 @@ SELECT f.name, p.id,
 	ST_Intersects(f.face, p.geom) AS postgis2d,
 	ST_3DIntersects(f.face, p.geom) AS postgis3d
 FROM lf_faces f, lf_probes p;
-SELECT * FROM lf_answers ORDER BY name, id;
+SELECT * FROM lf_answers ORDER BY name COLLATE "C", id;
 SELECT count(*) AS differ_from_postgis FROM lf_answers
 WHERE exact2d <> postgis2d OR exact3d <> postgis3d;
 
 -- The batch joins give the same pairs.
-CREATE TEMP TABLE lf_faces_id AS SELECT row_number() OVER (ORDER BY name) AS id, name, face FROM lf_faces;
+CREATE TEMP TABLE lf_faces_id AS SELECT row_number() OVER (ORDER BY name COLLATE "C") AS id, name, face FROM lf_faces;
 SELECT count(*) AS join2d_differs FROM (
 	(SELECT left_id, right_id FROM ST_ExactIntersectsJoin('SELECT id, face FROM lf_faces_id', 'SELECT id, geom FROM lf_probes')
 	 EXCEPT SELECT f.id, a.id FROM lf_answers a JOIN lf_faces_id f USING (name) WHERE a.exact2d)

@@ -69,7 +69,7 @@ SELECT name,
 FROM pv_cases;
 
 SELECT name, row2d, row3d, join2d, join3d, batch2d, batch3d, postgis_valid, postgis_intersects
-FROM pv_outcomes ORDER BY name;
+FROM pv_outcomes ORDER BY name COLLATE "C";
 
 -- Every form gives the same answer or the same error.
 SELECT count(*) AS forms_disagree FROM pv_outcomes
@@ -80,7 +80,7 @@ WHERE row2d <> ALL (ARRAY[row3d, join2d, join3d, batch2d, batch3d])
 SELECT count(*) AS differs_from_postgis FROM pv_outcomes
 WHERE postgis_valid AND row2d <> postgis_intersects::text;
 SELECT name, row2d FROM pv_outcomes
-WHERE NOT postgis_valid AND row2d <> '22023' ORDER BY name;
+WHERE NOT postgis_valid AND row2d <> '22023' ORDER BY name COLLATE "C";
 
 -- The error itself, with its hint, in a row-by-row and a batch form.
 SELECT ST_ExactIntersects('POLYGON((0 0,2 2,2 0,0 2,0 0))', 'POINT(0.5 1)');

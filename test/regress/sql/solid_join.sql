@@ -2,7 +2,10 @@
 -- intersection join, and intercepts over two tables. Each batch result is
 -- checked against the row-by-row functions, on the default device (the GPU
 -- where there is one) and on the CPU.
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;
+-- loaded here, quietly: the notice would depend on which test ran first
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
+RESET client_min_messages;
 CREATE TABLE sj_ore (id bigint PRIMARY KEY, geom geometry);
 -- a 4 m cube, a 1 m cube nested in it, a 2 m cube sharing part of a face
 -- with it, an octahedron, and a cube at UTM coordinates

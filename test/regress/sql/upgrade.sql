@@ -45,12 +45,13 @@ CREATE EXTENSION exactgpu;
 SELECT snapshot('fresh');
 SELECT count(*) > 30 AS has_objects FROM catalog_snapshot WHERE route = 'fresh';
 -- What differs between the two routes (nothing).
+SELECT * FROM (
 (SELECT 'only after update' AS side, object, definition FROM catalog_snapshot WHERE route = 'updated'
  EXCEPT SELECT 'only after update', object, definition FROM catalog_snapshot WHERE route = 'fresh')
 UNION ALL
 (SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'fresh'
- EXCEPT SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'updated')
-ORDER BY 1, 2;
+ EXCEPT SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'updated')) d
+ORDER BY side COLLATE "C", object COLLATE "C";
 \c :regress_db
 SET client_min_messages = warning;
 DROP DATABASE exactgpu_upgrade;

@@ -29,7 +29,7 @@ INSERT INTO meshes VALUES
 	('point', 'POINT Z(0 0 0)');
 
 SELECT name, ST_ExactIsValidSolid(geom) AS valid, ST_ExactIsValidSolidReason(geom) AS reason
-FROM meshes ORDER BY name;
+FROM meshes ORDER BY name COLLATE "C";
 SELECT count(*) AS crossing_face_pairs FROM meshes, ST_ExactSelfIntersections3D(geom) WHERE name = 'two octahedra';
 SELECT count(*) AS cube_pairs FROM meshes, ST_ExactSelfIntersections3D(geom) WHERE name = 'cube';
 

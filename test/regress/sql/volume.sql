@@ -22,7 +22,7 @@ INSERT INTO vol_boxes VALUES
 	('one_ulp',  500000.125, 7000000.25, -500.5, 500001.125, 7000001.25, -500.49999999999994315658113919198513031005859375);
 SELECT name, ST_ExactVolume(pg_temp.box(x0, y0, z0, x1, y1, z1)) AS volume,
        ST_ExactVolume(pg_temp.box(x0, y0, z0, x1, y1, z1)) = ((x1 - x0) * (y1 - y0) * (z1 - z0))::float8 AS exact
-FROM vol_boxes ORDER BY name;
+FROM vol_boxes ORDER BY name COLLATE "C";
 
 -- Tetrahedra (|det| / 6) and triangular prisms (base area x height) as TINs
 -- at UTM offsets; faces outward.
@@ -51,7 +51,7 @@ SELECT name, det > 0 AS positive,
        ST_ExactVolume(pg_temp.tin(bx, by_, bz, cx, cy, cz, dx, dy, dz,   ax, ay, az, dx, dy, dz, cx, cy, cz,
                                   ax, ay, az, bx, by_, bz, dx, dy, dz,   ax, ay, az, cx, cy, cz, bx, by_, bz))
          = (det / 6)::float8 AS exact
-FROM t ORDER BY name;
+FROM t ORDER BY name COLLATE "C";
 
 -- A prism: base (counter-clockwise from above) between z0 and z1.
 WITH p(ax, ay, bx, by_, cx, cy, z0, z1) AS (VALUES
@@ -101,12 +101,12 @@ FROM dets d JOIN vol_bodies b USING (name) GROUP BY d.name, b.geom;
 -- the original faces.
 SELECT ST_ExactVolume(ST_Reverse(geom)) FROM vol_bodies WHERE name = 'utm_box';
 SELECT name, ST_ExactIsValidSolid(ST_Reverse(geom)) AS valid, ST_ExactIsValidSolidReason(ST_Reverse(geom)) AS reason
-FROM vol_bodies ORDER BY name;
+FROM vol_bodies ORDER BY name COLLATE "C";
 SELECT name, ST_ExactIsValidSolidReason(geom) AS reason,
        ST_AsText(ST_ExactForceOutward(ST_Reverse(geom))) = ST_AsText(geom) AS repaired,
        ST_ExactVolume(ST_ExactForceOutward(ST_Reverse(geom))) = ST_ExactVolume(geom) AS same_volume,
        ST_ExactForceOutward(geom) = geom AS outward_unchanged
-FROM vol_bodies ORDER BY name;
+FROM vol_bodies ORDER BY name COLLATE "C";
 -- One face reversed: inconsistent orientation; the repair flips just that face.
 SELECT ST_ExactVolume(g) FROM (SELECT pg_temp.tin(0,0,0, 0,1,0, 1,0,0,   0,0,0, 1,0,0, 0,0,1,
                                                   0,0,0, 0,0,1, 0,1,0,   1,0,0, 0,0,1, 0,1,0) AS g) s;
