@@ -21,6 +21,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -63,6 +64,7 @@ typedef struct ExactJoinState
 	/* side[0] gives the clause's first argument, side[1] its second */
 	ExactJoinSide side[2];
 	int			outer;			/* which side is the outer child */
+	Bitmapset  *clause_params;	/* PARAM_EXEC ids the clause's arguments read */
 	MemoryContext run_cxt;		/* one run's rows and result */
 	MemoryContextCallback cb;	/* frees the engine's malloc'ed memory */
 	bool		joined;
@@ -100,6 +102,17 @@ static const CustomExecMethods exact_join_exec_methods = {
 	.ReScanCustomScan = exact_join_rescan,
 	.ExplainCustomScan = exact_join_explain,
 };
+
+/* Collect the PARAM_EXEC ids of an expression. */
+static bool
+exec_params_walker(Node *node, Bitmapset **ids)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
+	return expression_tree_walker(node, exec_params_walker, ids);
+}
 
 static Node *
 exact_join_create_state(CustomScan *cscan)
@@ -159,6 +172,7 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 	ejs->jointype = (JoinType) intVal(list_nth(priv, EJP_JOINTYPE));
 	ejs->context = ejs->naxes == 3 ? "ST_ExactIntersects3D" : "ST_ExactIntersects";
 	ejs->outer = swapped ? 1 : 0;
+	exec_params_walker((Node *) ejs->clause->args, &ejs->clause_params);
 	for (int c = 0; c < 2; c++)
 	{
 		/* child c (0 outer, 1 inner) feeds side k */
@@ -458,15 +472,17 @@ exact_join_end(CustomScanState *node)
 }
 
 /*
- * As a hash join keeps its table: when no parameter of a child changed,
- * the joined rows are handed out again; otherwise both children are read
- * anew (the one whose parameters changed rescans itself on its next call).
+ * As a hash join keeps its table: when no parameter of a child or of the
+ * clause's arguments changed, the joined rows are handed out again;
+ * otherwise both children are read anew (the one whose parameters changed
+ * rescans itself on its next call). Parameters of the plan's qual and
+ * target list alone leave the pairs as they are.
  */
 static void
 exact_join_rescan(CustomScanState *node)
 {
 	ExactJoinState *ejs = (ExactJoinState *) node;
-	bool		changed = false;
+	bool		changed = bms_overlap(node->ss.ps.chgParam, ejs->clause_params);
 
 	for (int k = 0; k < 2; k++)
 	{
