@@ -16,12 +16,14 @@
  */
 #include "exactgpu.h"
 
+#include "catalog/pg_class.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -51,6 +53,8 @@ typedef struct ExactJoinSide
 	uint64		rows;			/* engine rows (geometry not NULL) */
 	uint64		prims;
 	uint64		nulls;
+	Oid			toastrel;		/* the last TOAST pointer's relation */
+	bool		toastrel_shared;	/* is it readable by parallel workers */
 } ExactJoinSide;
 
 typedef struct ExactJoinState
@@ -213,6 +217,25 @@ show_row(ExactJoinState *ejs, int k, MinimalTuple tup)
 }
 
 /*
+ * Can a parallel worker detoast v? Not from a temporary table: its pages
+ * live in this backend's local buffers ("cannot access temporary tables
+ * during a parallel operation").
+ */
+static bool
+toast_shared(ExactJoinSide *s, const struct varlena *v)
+{
+	struct varatt_external ext;
+
+	VARATT_EXTERNAL_GET_POINTER(ext, v);
+	if (ext.va_toastrelid != s->toastrel)
+	{
+		s->toastrel = ext.va_toastrelid;
+		s->toastrel_shared = get_rel_persistence(ext.va_toastrelid) != RELPERSISTENCE_TEMP;
+	}
+	return s->toastrel_shared;
+}
+
+/*
  * Read every row of side k's child: keep the row, and hand its geometry's
  * bytes to rows (engine row i is tuple row_tuple[i]).
  */
@@ -266,7 +289,8 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 			struct varlena *v = (struct varlena *) DatumGetPointer(g);
 
 			/* out of line on disk: left to the parallel reader (exactgpu_rows_flatten) */
-			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE)
+			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE &&
+				toast_shared(s, v))
 			{
 				exactgpu_rows_add_toast(rows, (int64) s->ntuples, v);
 				s->ntuples++;
