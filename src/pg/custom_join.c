@@ -156,16 +156,19 @@ match_exact_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, 
 }
 
 /*
- * Only in queries that lock and change no rows: an UPDATE's or FOR UPDATE's
- * recheck of a concurrently changed row (EvalPlanQual) would need this node
- * to redo its join for one row.
+ * Only in queries that lock and change no rows but by INSERT: an UPDATE's,
+ * DELETE's, MERGE's or FOR UPDATE's recheck of a concurrently changed row
+ * (EvalPlanQual) would need this node to redo its join for one row. An
+ * INSERT's source rows are never rechecked (not even ON CONFLICT DO UPDATE,
+ * which locks and rechecks the existing row only), so INSERT ... SELECT
+ * keeps the batch join.
  */
 static bool
 plain_select(PlannerInfo *root)
 {
 	for (PlannerInfo *r = root; r != NULL; r = r->parent_root)
-		if (r->parse->commandType != CMD_SELECT || r->parse->rowMarks != NIL ||
-			r->parse->hasModifyingCTE)
+		if ((r->parse->commandType != CMD_SELECT && r->parse->commandType != CMD_INSERT) ||
+			r->parse->rowMarks != NIL || r->parse->hasModifyingCTE)
 			return false;
 	return true;
 }

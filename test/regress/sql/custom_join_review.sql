@@ -36,4 +36,25 @@ SELECT count(*), sum(o.dx) FROM cjr_o o
 WHERE EXISTS (SELECT FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(ST_Translate(h.geom, o.dx, 0, 0), b.geom));
 RESET exactgpu.enable_batch_join;
 
-DROP TABLE cjr_h, cjr_b, cjr_o;
+-- INSERT ... SELECT keeps the batch join (it planned row by row: only a
+-- SELECT was accepted, though an INSERT's source rows are never rechecked);
+-- UPDATE ... FROM, DELETE ... USING and FOR UPDATE do not (EvalPlanQual).
+CREATE TABLE cjr_sink (hid int, bid int);
+EXPLAIN (COSTS OFF)
+INSERT INTO cjr_sink SELECT h.id, b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom);
+INSERT INTO cjr_sink SELECT h.id, b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom)
+ON CONFLICT DO NOTHING;
+SET exactgpu.enable_batch_join = off;
+SELECT count(*) AS pairs,
+	(SELECT count(*) FROM ((SELECT * FROM cjr_sink EXCEPT ALL
+		SELECT h.id, b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom))
+		UNION ALL (SELECT h.id, b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom)
+		EXCEPT ALL SELECT * FROM cjr_sink)) d) AS differs_from_row_by_row
+FROM cjr_sink;
+RESET exactgpu.enable_batch_join;
+EXPLAIN (COSTS OFF)
+UPDATE cjr_sink s SET bid = b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE s.hid = h.id;
+EXPLAIN (COSTS OFF)
+SELECT h.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom) FOR UPDATE OF h;
+
+DROP TABLE cjr_h, cjr_b, cjr_o, cjr_sink;
