@@ -1,5 +1,5 @@
 # Benchmark programs (no PostgreSQL). Included from the top-level Makefile.
-#   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA)
+#   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate
 
 BENCH_BIN    := bench/bin
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/fixtures
@@ -26,9 +26,27 @@ $(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(ENGINE_SRCS) $(BENCH_GPU_OBJ
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c \
 		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
 
+$(BENCH_BIN)/bench_triangulate: bench/bench_triangulate.c $(ENGINE_SRCS) $(GPU_ABSENT) $(ENGINE_HEADERS)
+	@mkdir -p $(BENCH_BIN)
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_triangulate.c \
+		$(ENGINE_SRCS) $(GPU_ABSENT) -lgmp -lm -lpthread
+
 $(BENCH_BIN)/mesh_convert: bench/mesh_convert.c bench/mesh_io.c bench/mesh_io.h
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/mesh_convert.c bench/mesh_io.c
 
+# CGAL as a peer of the join (bench_join --peer): header-only CGAL (Debian's
+# libcgal-dev, or CGAL_INC pointing at carried headers: CGAL, boost), GMP and
+# MPFR. Built only when CGAL is found; never part of the extension.
+CGAL_INC ?= $(firstword $(wildcard /usr/include/CGAL/version.h))
+CGAL_CXXFLAGS := -std=c++17 -O3 -DNDEBUG -frounding-math -fopenmp \
+                 $(if $(filter-out /usr/include/CGAL/version.h,$(CGAL_INC)),-I$(CGAL_INC))
+BENCH_PEERS := $(if $(CGAL_INC),$(BENCH_BIN)/bench_cgal_join)
+
+$(BENCH_BIN)/bench_cgal_join: bench/cgal/bench_cgal_join.cpp
+	@mkdir -p $(BENCH_BIN)
+	$(CXX) $(CGAL_CXXFLAGS) -o $@ $< -lmpfr -lgmp
+
 .PHONY: bench
-bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert
+bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
+       $(BENCH_BIN)/bench_triangulate $(BENCH_PEERS)

@@ -7,7 +7,12 @@
  *   mine   drill-hole segments against ore-body triangles at UTM coordinates
  *          (test/fixtures/mine.c, the "paper" size: 7846 segments x 10^6 triangles);
  *   large  the mesh pair tiled into many copies (5 * 10^7 triangles a side),
- *          joined under a GPU memory limit so that it runs in chunks.
+ *          joined under a GPU memory limit so that it runs in chunks;
+ *   soup   random triangles, no vertex shared by two of them (--peer only).
+ * With --peer BIN (bench/cgal/bench_cgal_join; "-": the engine alone): the CPU join against CGAL's
+ * box_intersection_d + do_intersect on the same doubles, one thread each and
+ * all cores, pair lists compared for equality, time ratios printed; nothing
+ * else runs.
  * For each: both first stages (cell pairs, box join) on each device
  * (--stages-only: just that), GPU runs (warm-up, then --repeat timed), the double-filter and
  * sort-dedupe variants, the CPU join on all cores, an exact comparison of
@@ -19,11 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mine.h"
 #include "gpu.h"
 #include "join.h"
 #include "mesh_io.h"
+#include "parallel.h"
 #include "stats.h"
 
 static const char *phase_names[EXG_JOIN_PHASES] = {
@@ -202,6 +209,223 @@ compare_first_stages(const exg_prim_set *A, const exg_prim_set *B, int repeat)
 }
 
 static bool stages_only;
+
+/* ---- CGAL as a peer (--peer) ---- */
+
+static const char *peer_bin;
+static int	peer_threads;		/* the "all cores" run: 0 = every core */
+static int	peer_repeat = 1;
+
+/* A peer's answer: its time (box build, box join, tests) and sorted pairs. */
+typedef struct peer_answer
+{
+	double		seconds,
+				cpu_seconds;
+	unsigned long long candidates;
+	exg_pair   *p;
+	size_t		n;
+} peer_answer;
+
+static bool
+run_peer(const char *input, int threads, peer_answer *ans)
+{
+	char		out[4200],
+				cmd[9000],
+				line[512];
+	FILE	   *f;
+	bool		ok = false;
+	uint64_t	n = 0;
+
+	memset(ans, 0, sizeof(*ans));
+	snprintf(out, sizeof(out), "%s.peer-pairs", input);
+	snprintf(cmd, sizeof(cmd), "%s '%s' %d '%s'", peer_bin, input, threads, out);
+	if ((f = popen(cmd, "r")) == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "seconds %lf candidates %llu pairs %*u cpu_seconds %lf", &ans->seconds,
+				   &ans->candidates, &ans->cpu_seconds) == 3)
+			ok = true;
+	if (pclose(f) != 0 || !ok)
+		return false;
+	if ((f = fopen(out, "rb")) == NULL)
+		return false;
+	ok = fread(&n, sizeof(n), 1, f) == 1;
+	ans->p = malloc(sizeof(exg_pair) * (n + 1));
+	ok = ok && ans->p && fread(ans->p, sizeof(exg_pair), n, f) == n;
+	ans->n = n;
+	fclose(f);
+	remove(out);
+	return ok;
+}
+
+/* FNV-1a over the sorted pair list: a fingerprint to quote in results. */
+static uint64_t
+pairs_hash(const exg_pair *p, size_t n)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	const unsigned char *b = (const unsigned char *) p;
+
+	for (size_t i = 0; i < n * sizeof(exg_pair); i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * The CPU join and CGAL on the same inputs: one thread each, then all
+ * cores (CGAL's box_intersection_d is sequential; its all-cores run tests
+ * the candidates it collected on OpenMP threads). Times are the best of
+ * peer_repeat runs; the engine's includes classification and the sorted
+ * output, CGAL's excludes sorting its pairs. CPU seconds (process time, all
+ * threads) are printed too: on a shared machine they are steadier than wall
+ * time for the one-thread runs.
+ */
+static double
+process_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+run_peer_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B)
+{
+	char		input[4096];
+	const double *xyz[2] = {A->xyz, B->xyz};
+	uint32_t	nv[2] = {A->nverts, B->nverts},
+				np[2] = {A->nprims, B->nprims};
+	const uint32_t *idx[2] = {A->vidx, B->vidx};
+	int			arity[2] = {A->arity, B->arity};
+	int			all = peer_threads ? peer_threads : exg_threads(0);
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(input, sizeof(input), "%s/exg-peer-%d.bin", tmp, (int) getpid());
+	if (join_input_write(input, xyz, nv, idx, np, arity) != 0)
+	{
+		printf("\ncannot write %s\n", input);
+		failures++;
+		return;
+	}
+	printf("\n### %s: %u x %u primitives\n\n", name, A->nprims, B->nprims);
+	printf("| threads | exactgpu s | CGAL s | exactgpu / CGAL | exactgpu CPU s | CGAL CPU s | CPU-time ratio | candidates (exactgpu / CGAL) | pairs | pair-list hash | same pairs |\n");
+	printf("|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|\n");
+	double		wall1[2] = {0, 0};	/* one thread: exactgpu, CGAL */
+
+	for (int run = 0; run < 2; run++)
+	{
+		int			threads = run == 0 ? 1 : all;
+		exg_join_options o;
+		exg_join_stats st,
+					best = {0};
+		exg_pair   *p = NULL;
+		size_t		n = 0;
+		peer_answer ans = {0},
+					a;
+		bool		same;
+		double		cpu = 0;
+
+		exg_join_options_default(&o);
+		o.device = EXG_DEVICE_CPU;
+		o.worker_threads = threads;
+		for (int r = 0; r < peer_repeat; r++)
+		{
+			double		c0 = process_cpu_seconds();
+
+			exg_join_pairs_free(p);
+			if ((p = join_or_die(A, B, &o, &n, &st)) == NULL && n > 0)
+				break;
+			c0 = process_cpu_seconds() - c0;
+			if (r == 0 || st.total_ns < best.total_ns)
+				best = st;
+			if (r == 0 || c0 < cpu)
+				cpu = c0;
+		}
+		for (int r = 0; r < peer_repeat && strcmp(peer_bin, "-") != 0; r++)
+		{
+			if (!run_peer(input, threads, &a))
+			{
+				printf("| %d | peer failed: %s |\n", threads, peer_bin);
+				failures++;
+				break;
+			}
+			/* best wall time and best CPU time, each over the runs */
+			if (r > 0)
+			{
+				double		c = a.cpu_seconds < ans.cpu_seconds ? a.cpu_seconds : ans.cpu_seconds;
+
+				a.cpu_seconds = ans.cpu_seconds = c;
+			}
+			if (r == 0 || a.seconds < ans.seconds)
+			{
+				free(ans.p);
+				ans = a;
+			}
+			else
+				free(a.p);
+		}
+		same = ans.p && same_pairs(p, n, ans.p, ans.n);
+		failures += !same && ans.p;
+		printf("| %d | %.3f | %.3f | **%.2f** | %.3f | %.3f | %.2f | %llu / %llu | %zu | %016llx | %s |\n",
+			   threads, best.total_ns / 1e9, ans.seconds, best.total_ns / 1e9 / ans.seconds,
+			   cpu, ans.cpu_seconds, cpu / ans.cpu_seconds,
+			   (unsigned long long) best.candidates, ans.candidates, n,
+			   (unsigned long long) pairs_hash(p, n), same ? "yes" : "**NO**");
+		if (!same && ans.p)
+			printf("\n**pair lists differ: exactgpu %zu pairs, CGAL %zu**\n\n", n, ans.n);
+		if (run == 0)
+		{
+			wall1[0] = best.total_ns / 1e9;
+			wall1[1] = ans.seconds;
+		}
+		else
+			printf("\nscaling, 1 -> %d threads (wall): exactgpu **%.1fx**, CGAL %.1fx\n", threads,
+				   wall1[0] / (best.total_ns / 1e9), ans.seconds > 0 ? wall1[1] / ans.seconds : 0);
+		fflush(stdout);
+		exg_join_pairs_free(p);
+		free(ans.p);
+	}
+	remove(input);
+}
+
+/*
+ * A soup: n triangles a side, each with its own three vertices (no vertex
+ * shared), centres uniform in a 100-unit cube, vertices within 2 of the
+ * centre: about 30 candidates per triangle, like the mesh pair.
+ */
+static void
+make_soup(owned_set *o, uint32_t n, uint64_t seed)
+{
+	uint64_t	x = seed;
+
+	owned_alloc(o, 3 * n, n, 3);
+	for (uint32_t i = 0; i < n; i++)
+	{
+		double		c[3];
+
+		for (int k = 0; k < 3; k++)
+		{
+			/* splitmix64: deterministic on every platform */
+			uint64_t	z = (x += 0x9E3779B97F4A7C15ULL);
+
+			z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+			z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+			c[k] = 100.0 * (double) ((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+		}
+		for (int v = 0; v < 3; v++)
+			for (int k = 0; k < 3; k++)
+			{
+				uint64_t	z = (x += 0x9E3779B97F4A7C15ULL);
+
+				z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+				z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+				o->xyz[9 * (size_t) i + 3 * v + k] =
+					c[k] + 4.0 * ((double) ((z ^ (z >> 31)) >> 11) / 9007199254740992.0 - 0.5);
+			}
+		for (int v = 0; v < 3; v++)
+			o->idx[3 * (size_t) i + v] = 3 * i + v;
+	}
+}
 
 /* The full comparison for one dataset. */
 static void
@@ -433,6 +657,7 @@ main(int argc, char **argv)
 	char		date[32];
 	exg_error	err = {0};
 	bool		sweep = false;
+	uint32_t	soup_n = 500000;
 
 	for (int i = 1; i < argc; i++)
 	{
@@ -446,7 +671,15 @@ main(int argc, char **argv)
 			stages_only = true;
 			continue;
 		}
-		if (!strcmp(argv[i], "--mesh") && i + 1 < argc)
+		if (!strcmp(argv[i], "--peer") && i + 1 < argc)
+			peer_bin = argv[++i];
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			peer_threads = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--peer-repeat") && i + 1 < argc)
+			peer_repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--soup") && i + 1 < argc)
+			soup_n = (uint32_t) atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--mesh") && i + 1 < argc)
 			mesh_path = argv[++i];
 		else if (!strcmp(argv[i], "--datasets") && i + 1 < argc)
 			datasets = argv[++i];
@@ -464,7 +697,7 @@ main(int argc, char **argv)
 		}
 		else
 		{
-			fprintf(stderr, "usage: bench_join [--mesh F] [--datasets mesh,mine,large] [--repeat N] [--copies N] [--large-memory-limit BYTES] [--translate X Y Z] [--grid-sweep] [--stages-only]\n");
+			fprintf(stderr, "usage: bench_join [--mesh F] [--datasets mesh,mine,large] [--repeat N] [--copies N] [--large-memory-limit BYTES] [--translate X Y Z] [--grid-sweep] [--stages-only] [--peer CGAL_BIN [--threads N] [--peer-repeat N] [--soup N]]\n");
 			return 2;
 		}
 	}
@@ -490,9 +723,12 @@ main(int argc, char **argv)
 		tile_mesh(&B, &mesh, 1, 0, t);
 		printf("\nmesh: %s (%u vertices), second copy translated by (%g, %g, %g)\n", mesh_path,
 			   mesh.nverts, t[0], t[1], t[2]);
-		if (sweep)
+		if (peer_bin)
+			run_peer_dataset("mesh (tetrahedralized armadillo vs translated copy)", &A.s, &B.s);
+		else if (sweep)
 			grid_sweep(&A.s, &B.s);
-		run_dataset("mesh (tetrahedralized armadillo vs translated copy)", &A.s, &B.s, repeat,
+		if (!peer_bin)
+			run_dataset("mesh (tetrahedralized armadillo vs translated copy)", &A.s, &B.s, repeat,
 					50, memory_limit, true);
 		owned_free(&A);
 		owned_free(&B);
@@ -529,13 +765,29 @@ main(int argc, char **argv)
 					m->body_tri[3 * m->bodies[b].first_triangle + i] + (uint32_t) m->bodies[b].first_vertex;
 		printf("\nmine: %zu holes, %zu segments, %zu bodies, %zu triangles (test/fixtures/mine.c, size \"paper\", seed 1)\n",
 			   m->n_holes, m->n_segments, m->n_bodies, m->n_triangles);
-		run_dataset("mine (drill-hole segments vs ore-body triangles, UTM)", &S.s, &T.s, repeat, 1,
-					memory_limit, true);
+		if (peer_bin)
+			run_peer_dataset("mine (drill-hole segments vs ore-body triangles, UTM)", &S.s, &T.s);
+		else
+			run_dataset("mine (drill-hole segments vs ore-body triangles, UTM)", &S.s, &T.s, repeat, 1,
+						memory_limit, true);
 		owned_free(&S);
 		owned_free(&T);
 		mine_free(m);
 	}
-	if (strstr(datasets, "large"))
+	if (strstr(datasets, "soup"))
+	{
+		owned_set	S,
+					T;
+
+		make_soup(&S, soup_n, 1);
+		make_soup(&T, soup_n, 2);
+		printf("\nsoup: %u random triangles a side, no shared vertices (seeds 1, 2)\n", soup_n);
+		if (peer_bin)
+			run_peer_dataset("soup (random triangles, no shared vertices)", &S.s, &T.s);
+		owned_free(&S);
+		owned_free(&T);
+	}
+	if (strstr(datasets, "large") && !peer_bin)
 		run_large(&mesh, t, copies, large_limit);
 
 	printf("\n%s\n", failures ? "**FAILURES: see above**" : "All GPU and CPU results identical.");

@@ -109,6 +109,28 @@ mesh_read_bin(const char *path, bench_mesh *m)
 	return ok ? 0 : -1;
 }
 
+int
+join_input_write(const char *path, const double *const xyz[2], const uint32_t nverts[2],
+				 const uint32_t *const idx[2], const uint32_t nprims[2], const int arity[2])
+{
+	FILE	   *f = fopen(path, "wb");
+	int			ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fwrite("EXGJOIN1", 1, 8, f) == 8;
+	for (int s = 0; ok && s < 2; s++)
+	{
+		uint32_t	head[3] = {(uint32_t) arity[s], nverts[s], nprims[s]};
+		size_t		ni = (size_t) arity[s] * nprims[s];
+
+		ok = fwrite(head, 4, 3, f) == 3 &&
+			fwrite(xyz[s], sizeof(double), 3 * (size_t) nverts[s], f) == 3 * (size_t) nverts[s] &&
+			fwrite(idx[s], sizeof(uint32_t), ni, f) == ni;
+	}
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
 void
 mesh_free(bench_mesh *m)
 {

@@ -25,4 +25,13 @@ int			mesh_read_bin(const char *path, bench_mesh *m);
 
 void		mesh_free(bench_mesh *m);
 
+/*
+ * A join's two inputs for a peer program (bench/cgal/bench_cgal_join.cpp):
+ * "EXGJOIN1", then for each side: uint32 arity (2 segments, 3 triangles),
+ * uint32 nverts, uint32 nprims, xyz doubles, arity * nprims uint32 indices.
+ */
+int			join_input_write(const char *path, const double *const xyz[2],
+							 const uint32_t nverts[2], const uint32_t *const idx[2],
+							 const uint32_t nprims[2], const int arity[2]);
+
 #endif							/* EXG_BENCH_MESH_IO_H */

@@ -2,7 +2,8 @@
 # Build the benchmark meshes: CGAL's armadillo (Debian's libcgal-dev /
 # libcgal-demo data), tetrahedralized by Debian's tetgen as the papers did
 # with gmsh, every tetrahedron face kept (-f). Output: .data/*.exgm (git-
-# ignored; carried to the GPU machine). Needs: tetgen, libcgal-dev.
+# ignored; carried to the GPU machine). Needs: tetgen, and the data from
+# libcgal-dev (older Debian) or libcgal-demo (Debian 12).
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p .data bench/bin

@@ -53,15 +53,68 @@ SELECT count(*) AS bodies, count(*) FILTER (WHERE ST_ExactIsValidSolid(geom)) AS
 FROM ore_bodies;
 \timing on
 CREATE TEMP TABLE intercepts AS
-	SELECT * FROM ST_ExactIntercepts3DJoin('SELECT hole_id AS id, geom FROM drill_holes',
-	                                       'SELECT body_id AS id, geom FROM ore_bodies');
+	SELECT * FROM ST_ExactInterceptPieces3DJoin('SELECT hole_id, geom FROM drill_holes',
+	                                           'SELECT body_id, geom FROM ore_bodies');
 \timing off
-SELECT b.name AS ore_body, count(DISTINCT i.hole_id) AS holes, round(sum(i.to_m - i.from_m)::numeric, 1) AS metres_of_ore
-FROM intercepts i JOIN ore_bodies b ON b.body_id = i.solid_id
+SELECT b.name AS ore_body, count(DISTINCT i.hole_id) AS holes, round(sum(i.length_m)::numeric, 1) AS metres_of_ore
+FROM intercepts i JOIN ore_bodies b USING (body_id)
 GROUP BY b.name ORDER BY 3 DESC, 1 LIMIT 8;
-SELECT h.name AS hole, b.name AS ore_body, round(i.from_m::numeric, 2) AS from_m, round(i.to_m::numeric, 2) AS to_m
-FROM intercepts i JOIN drill_holes h ON h.hole_id = i.hole_id JOIN ore_bodies b ON b.body_id = i.solid_id
-ORDER BY i.to_m - i.from_m DESC, 1, 2 LIMIT 5;
+SELECT kind, entry_contact, exit_contact, count(*) AS intercepts
+FROM intercepts GROUP BY 1, 2, 3 ORDER BY 4 DESC, 1, 2, 3;
+SELECT h.name AS hole, b.name AS ore_body, round(i.from_m::numeric, 2) AS from_m, round(i.to_m::numeric, 2) AS to_m,
+       i.entry_contact, i.exit_contact, ST_NPoints(i.piece) AS piece_vertices
+FROM intercepts i JOIN drill_holes h USING (hole_id) JOIN ore_bodies b USING (body_id)
+ORDER BY i.length_m DESC, 1, 2 LIMIT 5;
+
+\echo
+\echo '== Composites: assay intervals over the intercepts, exact against the midpoint rule'
+-- Assays, generated here deterministically: every hole that cuts ore is
+-- sampled from its collar in intervals of 1, 1.5 or 2 m (by hole). Each body
+-- has its own grade (2 to 8 g/t, varying smoothly along the hole), the rock
+-- around it 0.05 g/t; a sample that straddles a contact assays as the mix
+-- of what it holds, as a laboratory would measure it.
+CREATE TEMP TABLE assays AS
+WITH holes AS (
+	SELECT h.hole_id, ST_3DLength(h.geom) AS depth, 1 + (h.hole_id % 3) * 0.5 AS step
+	FROM drill_holes h WHERE h.hole_id IN (SELECT hole_id FROM intercepts)),
+samples AS (
+	SELECT hole_id, k, k * step AS from_m, least((k + 1) * step, depth) AS to_m
+	FROM holes, generate_series(0, ceil(depth / step)::int - 1) k)
+SELECT s.hole_id, s.from_m, s.to_m,
+       (0.05 * (s.to_m - s.from_m - coalesce(sum(greatest(0, least(s.to_m, i.to_m) - greatest(s.from_m, i.from_m))), 0))
+        + coalesce(sum(greatest(0, least(s.to_m, i.to_m) - greatest(s.from_m, i.from_m))
+                       * (2 + (i.body_id * 37 % 61) / 10.0) * (0.8 + 0.2 * sin(s.k * 0.7 + s.hole_id))), 0))
+       / (s.to_m - s.from_m) AS au
+FROM samples s LEFT JOIN intercepts i ON i.hole_id = s.hole_id AND i.from_m < s.to_m AND i.to_m > s.from_m
+GROUP BY s.hole_id, s.k, s.from_m, s.to_m;
+SELECT count(*) AS assay_intervals, count(DISTINCT hole_id) AS holes FROM assays;
+CREATE TEMP TABLE composites AS
+	SELECT i.hole_id, i.body_id, ST_ExactComposite(a.from_m, a.to_m, a.au, i.from_m, i.to_m) AS c
+	FROM intercepts i
+	LEFT JOIN assays a ON a.hole_id = i.hole_id AND a.from_m <= i.to_m AND a.to_m >= i.from_m
+	WHERE i.kind = 'through'
+	GROUP BY i.hole_id, i.body_id, i.from_m, i.to_m;
+\echo 'Per body: metres and gram-metres (length x g/t) by the exact composite and by the midpoint rule'
+SELECT b.name AS ore_body, count(*) AS intercepts,
+       round(sum((c).length_m)::numeric, 1) AS exact_m,
+       round(sum((c).length_m * (c).grade)::numeric, 1) AS exact_gram_metres,
+       round(sum((c).midpoint_m)::numeric, 1) AS midpoint_m,
+       round(sum((c).midpoint_m * coalesce((c).midpoint_grade, 0))::numeric, 1) AS midpoint_gram_metres
+FROM composites JOIN ore_bodies b USING (body_id)
+GROUP BY b.name ORDER BY 4 DESC, 1 LIMIT 8;
+SELECT count(*) AS intercepts,
+       round(sum((c).length_m * (c).grade)::numeric, 1) AS exact_gram_metres,
+       round(sum((c).midpoint_m * coalesce((c).midpoint_grade, 0))::numeric, 1) AS midpoint_gram_metres,
+       count(*) FILTER (WHERE (c).midpoint_m = 0) AS midpoint_rule_finds_nothing,
+       count(*) FILTER (WHERE abs((c).midpoint_grade - (c).grade) > 0.1 * (c).grade) AS grade_off_by_over_10pct
+FROM composites;
+\echo 'The intercepts where the two rules differ most, as geologists read them:'
+SELECT h.name AS hole, b.name AS ore_body, ST_ExactCompositeLabel(c) AS exact,
+       CASE WHEN (c).midpoint_m > 0
+            THEN format('%s m @ %s g/t', round((c).midpoint_m::numeric, 1), round((c).midpoint_grade::numeric, 2))
+            ELSE 'nothing' END AS midpoint_rule
+FROM composites JOIN drill_holes h USING (hole_id) JOIN ore_bodies b USING (body_id)
+ORDER BY abs((c).length_m * (c).grade - (c).midpoint_m * coalesce((c).midpoint_grade, 0)) DESC, 1 LIMIT 6;
 
 \echo
 \echo '== The same join with PostGIS ST_3DIntersects (floating point; this takes a while)'
@@ -91,3 +144,21 @@ FROM (SELECT d.expect_intersects AS by_construction,
              EXISTS (SELECT 1 FROM exact_hits e WHERE e.hole_id = d.hole_id AND e.body_id = d.body_id) AS exactgpu,
              EXISTS (SELECT 1 FROM postgis_hits p WHERE p.hole_id = d.hole_id AND p.body_id = d.body_id) AS postgis
       FROM mine_degeneracies d) s;
+
+\echo
+\echo '== Data for the drawing (demo/out/*.csv, drawn by demo/plot.py)'
+\if :{?out}
+\cd :out
+\copy (SELECT body_id, name, ST_AsText(ST_ConvexHull(ST_Force2D(geom))) FROM ore_bodies) TO 'plan_bodies.csv' CSV
+\copy (SELECT hole_id, ST_AsText(ST_Force2D(geom)) FROM drill_holes) TO 'plan_holes.csv' CSV
+\copy (SELECT hole_id, body_id, ST_AsText(piece) FROM intercepts) TO 'pieces.csv' CSV
+\copy (SELECT h.hole_id, b.name, ST_X(p), ST_Y(p), ST_Z(p), e.hole_id IS NOT NULL, d.kind FROM exact_hits e FULL JOIN postgis_hits q USING (hole_id, body_id) JOIN drill_holes h ON h.hole_id = coalesce(e.hole_id, q.hole_id) JOIN ore_bodies b ON b.body_id = coalesce(e.body_id, q.body_id) LEFT JOIN mine_degeneracies d ON d.hole_id = h.hole_id AND d.body_id = b.body_id, LATERAL (SELECT coalesce(ST_PointN(h.geom, d.hole_point), ST_StartPoint(h.geom)) AS p) pt WHERE e.hole_id IS NULL OR q.hole_id IS NULL) TO 'postgis_wrong.csv' CSV
+-- the section: the vertical plane y = y0 through the body with the most metres of ore
+CREATE TEMP TABLE section AS
+	SELECT body_id, ST_Y(ST_Centroid(b.geom)) AS y FROM ore_bodies b
+	JOIN (SELECT body_id, sum(length_m) AS m FROM intercepts GROUP BY 1) m USING (body_id)
+	ORDER BY m.m DESC, body_id LIMIT 1;
+\copy (SELECT b.body_id, b.name, ST_AsText(ST_ConvexHull(ST_Collect(ST_MakePoint(ST_X(d.geom), ST_Z(d.geom))))) FROM ore_bodies b, section s, ST_DumpPoints(b.geom) d WHERE abs(ST_Y(d.geom) - s.y) < 60 GROUP BY 1, 2) TO 'section_bodies.csv' CSV
+\copy (SELECT h.hole_id, ST_AsText(h.geom) FROM drill_holes h, section s WHERE ST_YMin(h.geom) <= s.y + 40 AND ST_YMax(h.geom) >= s.y - 40) TO 'section_holes.csv' CSV
+\copy (SELECT body_id, y FROM section) TO 'section.csv' CSV
+\endif

@@ -5,7 +5,10 @@
 #   3. generate a mine (drill holes at UTM coordinates, closed ore bodies)
 #      with deliberate exact degeneracies (test/fixtures/mine.h);
 #   4. on a throwaway PostgreSQL 15 cluster: load it, run the exact join,
-#      and show where PostGIS's floating-point ST_3DIntersects is wrong.
+#      the intercepts and composites, and show where PostGIS's floating-point
+#      ST_3DIntersects is wrong;
+#   5. draw a plan view and a section (demo/plot.py, python3-matplotlib).
+# The text output and the drawing go to demo/out/ (demo.txt, mine.png).
 # Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,10 +18,19 @@ size=${MINE_SIZE:-demo}
 seed=${MINE_SEED:-1}
 
 sh test/install-deps.sh
+# the drawing: Debian's matplotlib (run with Debian's python3, not a pyenv one)
+if ! dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null | grep -q "install ok installed"; then
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-matplotlib
+fi
 make -s -j"$(nproc)" all demo/bin/minegen
 $SUDO make -s install
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 chmod 755 "$out"
 demo/bin/minegen --size "$size" --seed "$seed" --out "$out"
-pg_virtualenv -v 15 psql -X -q -v mine="$out" -v repo="$PWD" -f demo/demo.sql
+mkdir -p demo/out
+chmod 777 demo/out   # psql (run by pg_virtualenv, maybe as postgres) writes the drawing's data here
+pg_virtualenv -v 15 psql -X -q -v mine="$out" -v repo="$PWD" -v out="$PWD/demo/out" -f demo/demo.sql \
+	2>&1 | tee demo/out/demo.txt
+/usr/bin/python3 demo/plot.py demo/out

@@ -101,7 +101,13 @@ exactgpu_report(const exg_error *err, const char *context)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: %s", context, msg),
-					 errhint("Repair the geometry first, e.g. with ST_MakeValid.")));
+					 errhint("Repair the polygon first, e.g. with ST_MakeValid.")));
+			break;
+		case EXG_ERR_NOT_SOLID:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: %s", context, msg),
+					 errhint("ST_ExactIsValidSolidReason(geom) says what is wrong; ST_ExactForceOutward(geom) orients a closed TIN or POLYHEDRALSURFACE outward; an open surface must be closed where it was modelled.")));
 			break;
 		case EXG_ERR_TOO_LARGE:
 			ereport(ERROR,

@@ -112,6 +112,30 @@ exactgpu_check_srids(const exg_shape *a, const exg_shape *b, const char *context
 }
 
 /*
+ * 3D functions refuse to meet a geometry without Z with one that has Z:
+ * z = 0 would silently answer another question than the user's (a lease
+ * outline against drill holes at depth meets nothing), and PostGIS's
+ * "any z" reading is not an exact set.
+ */
+void
+exactgpu_check_dims(bool a_z, bool a_flat, bool b_z, bool b_flat, const char *context)
+{
+	if ((a_z && b_flat) || (a_flat && b_z))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a geometry without Z meets a geometry with Z in a 3D function", context),
+				 errdetail("exactgpu does not guess an elevation for 2D geometries."),
+				 errhint("Give the 2D geometry its elevation with ST_Force3D(geom, z), or compare in 2D with ST_ExactIntersects / ST_ExactIntersectsJoin.")));
+}
+
+void
+exactgpu_check_shape_dims(const exg_shape *a, const exg_shape *b, const char *context)
+{
+	if (!exg_shape_is_empty(a) && !exg_shape_is_empty(b))
+		exactgpu_check_dims(a->has_z, !a->has_z, b->has_z, !b->has_z, context);
+}
+
+/*
  * Bytes a prepared geometry will hold once its views and index are built:
  * about four times its serialized size (vertices, classified primitives with
  * boxes, index nodes). An estimate, made before the views exist.

@@ -27,4 +27,13 @@ void		exactgpu_geom_parse(Datum d, exg_shape *out, const char *context);
 void		exactgpu_check_srids(const exg_shape *a, const exg_shape *b,
 								 const char *context);
 
+/*
+ * 3D functions: error out when a geometry without Z meets one with Z (the
+ * flags say whether each side has non-empty rows with / without Z).
+ */
+void		exactgpu_check_dims(bool a_z, bool a_flat, bool b_z, bool b_flat,
+								const char *context);
+void		exactgpu_check_shape_dims(const exg_shape *a, const exg_shape *b,
+									  const char *context);
+
 #endif							/* EXACTGPU_GEOM_CACHE_H */

@@ -22,6 +22,7 @@
 #include "utils/memutils.h"
 
 #include "batch.h"
+#include "geom_cache.h"
 #include "gserialized_read.h"
 #include "join_options.h"
 #include "join_result.h"
@@ -35,13 +36,18 @@ PG_FUNCTION_INFO_V1(exactgpu_join3d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_join2d_batch);
 PG_FUNCTION_INFO_V1(exactgpu_locate3d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_locate3d_batch);
+PG_FUNCTION_INFO_V1(exactgpu_join3d_volume_sql);
+PG_FUNCTION_INFO_V1(exactgpu_join3d_volume_batch);
 
 /* What a batch join computes. */
 typedef enum JoinMode
 {
-	JOIN_INTERSECTS,			/* rows whose geometries meet */
-	JOIN_LOCATE					/* points in closed bodies */
+	JOIN_INTERSECTS,			/* rows whose geometries meet (surfaces as surfaces) */
+	JOIN_VOLUME,				/* left rows are closed bodies as volumes */
+	JOIN_LOCATE					/* points (left) in closed bodies (right): deprecated order */
 } JoinMode;
+
+static const char *const mode_semantics[] = {"3D", "3D volume", "3D point in solid"};
 
 /* Both sides: rows as read, then their engine batches (malloc'ed). */
 typedef struct ExactJoinState
@@ -92,6 +98,57 @@ join_state_build(ExactJoinState *js, ExactgpuReadReport *rrep)
 
 	exactgpu_rows_flatten(rows, batch, 2, rrep);
 	exactgpu_rows_check_srids(&js->rows[0], &js->rows[1]);
+}
+
+/* Swap the halves of packed (a << 32 | b) row pairs and sort them again. */
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t	a = *(const uint64_t *) x,
+				b = *(const uint64_t *) y;
+
+	return (a > b) - (a < b);
+}
+
+static void
+swap_pairs(uint64_t *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (rows[i] << 32) | (rows[i] >> 32);
+	qsort(rows, n, sizeof(uint64_t), cmp_u64);
+}
+
+/*
+ * The engine call of each mode. A volume join whose other side is only
+ * points is the point-in-solid join (a point meets a volume iff it is
+ * inside or on), which needs no primitive join.
+ */
+static exg_status
+run_join(ExactJoinState *js, JoinMode mode, const exg_join_options *opt, uint64_t **rows,
+		 size_t *nrows, exg_join_stats *stats, exg_error *err)
+{
+	exg_status	st;
+
+	switch (mode)
+	{
+		case JOIN_LOCATE:
+			return exg_batch_locate(&js->batch[0], &js->batch[1], opt, rows, nrows, stats, err);
+		case JOIN_VOLUME:
+			if (exg_batch_only_points(&js->batch[1]))
+			{
+				st = exg_batch_locate(&js->batch[1], &js->batch[0], opt, rows, nrows, stats, err);
+				if (st == EXG_OK)
+					swap_pairs(*rows, *nrows);
+				else if (err->row)
+					err->side = !err->side;
+				return st;
+			}
+			exg_batch_set_volumes(&js->batch[0]);
+			return exg_batch_join(&js->batch[0], &js->batch[1], opt, rows, nrows, stats, err);
+		case JOIN_INTERSECTS:
+			break;
+	}
+	return exg_batch_join(&js->batch[0], &js->batch[1], opt, rows, nrows, stats, err);
 }
 
 /* ---- the join itself ---- */
@@ -145,8 +202,11 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 	rep->right_rows = js->rows[1].n;
 	rep->left_prims = js->batch[0].nprims;
 	rep->right_prims = js->batch[1].nprims;
+	if (js->batch[0].naxes == 3)
+		exactgpu_check_dims(js->batch[0].nrows_z, js->batch[0].nrows_flat,
+							js->batch[1].nrows_z, js->batch[1].nrows_flat, context);
 	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
-			 mode == JOIN_LOCATE ? "3D point in solid" : (js->batch[0].naxes == 3 ? "3D" : "2D"));
+			 js->batch[0].naxes == 3 ? mode_semantics[mode] : "2D");
 	t_join = exg_now_ns();
 	rep->read_ms = (t_join - t_start) / 1e6;
 	if (exactgpu_progress)
@@ -162,10 +222,7 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 
 	exactgpu_join_options(&opt);
 	size_join_options(&opt, rep->left_prims + rep->right_prims);
-	if ((mode == JOIN_LOCATE ? exg_batch_locate(&js->batch[0], &js->batch[1], &opt, &rows, &nrows,
-								   &rep->stats, &err)
-		 : exg_batch_join(&js->batch[0], &js->batch[1], &opt, &rows, &nrows,
-						  &rep->stats, &err)) != EXG_OK)
+	if (run_join(js, mode, &opt, &rows, &nrows, &rep->stats, &err) != EXG_OK)
 	{
 		/* name the row by its id */
 		if (err.row > 0 && err.row <= js->rows[err.side != 0].n)
@@ -278,4 +335,17 @@ Datum
 exactgpu_locate3d_batch(PG_FUNCTION_ARGS)
 {
 	return join_batches(fcinfo, 3, JOIN_LOCATE, "ST_ExactLocate3DJoin");
+}
+
+/* ST_ExactIntersectsSolid3DJoin(solids, geoms): container first, bodies as volumes. */
+Datum
+exactgpu_join3d_volume_sql(PG_FUNCTION_ARGS)
+{
+	return join_sql(fcinfo, 3, JOIN_VOLUME, "ST_ExactIntersectsSolid3DJoin");
+}
+
+Datum
+exactgpu_join3d_volume_batch(PG_FUNCTION_ARGS)
+{
+	return join_batches(fcinfo, 3, JOIN_VOLUME, "ST_ExactIntersectsSolid3DJoin");
 }

@@ -9,7 +9,6 @@
 #include "geom_cache.h"
 #include "geom_prepared.h"
 #include "predicates.h"
-#include "intercepts.h"
 #include "solid.h"
 #include "utils/builtins.h"
 
@@ -23,13 +22,14 @@ PG_FUNCTION_INFO_V1(exactgpu_intersects_2d);
  * point; errors for any other geometry type.
  */
 static bool
-arg_point(FunctionCallInfo fcinfo, int argno, double *xyz, int32 *srid,
+arg_point(FunctionCallInfo fcinfo, int argno, double *xyz, int32 *srid, bool *has_z,
 		  const char *context)
 {
 	exg_shape	s;
 
 	exactgpu_geom_parse(PG_GETARG_DATUM(argno), &s, context);
 	*srid = s.srid;
+	*has_z = s.has_z;
 	if (s.geom_type != 1 /* POINTTYPE */ )
 	{
 		exg_shape_free(&s);
@@ -47,18 +47,33 @@ arg_point(FunctionCallInfo fcinfo, int argno, double *xyz, int32 *srid,
 	return true;
 }
 
-/* Read npoints point arguments; false if any is empty (the result is NULL). */
+/*
+ * Read npoints point arguments; false if any is empty (the result is NULL).
+ * In 3D, points with and without Z do not mix (see exactgpu_check_dims).
+ */
 static bool
-arg_points(FunctionCallInfo fcinfo, int npoints, double (*pts)[3], const char *context)
+arg_points(FunctionCallInfo fcinfo, int npoints, double (*pts)[3], bool is3d,
+		   const char *context)
 {
 	int32		srid0 = 0,
 				srid;
-	bool		all = true;
+	bool		all = true,
+				has_z,
+				any_z = false,
+				any_flat = false;
 	int			i;
 
 	for (i = 0; i < npoints; i++)
 	{
-		all &= arg_point(fcinfo, i, pts[i], &srid, context);
+		bool		here = arg_point(fcinfo, i, pts[i], &srid, &has_z, context);
+
+		all &= here;
+		if (here && is3d)
+		{
+			exactgpu_check_dims(any_z, any_flat, has_z, !has_z, context);
+			any_z |= has_z;
+			any_flat |= !has_z;
+		}
 		if (i == 0)
 			srid0 = srid;
 		else if (srid != srid0)
@@ -75,7 +90,7 @@ exactgpu_orientation_2d(PG_FUNCTION_ARGS)
 {
 	double		p[3][3];
 
-	if (!arg_points(fcinfo, 3, p, "ST_ExactOrientation2D"))
+	if (!arg_points(fcinfo, 3, p, false, "ST_ExactOrientation2D"))
 		PG_RETURN_NULL();
 	PG_RETURN_INT32(exg_orient2d(p[0], p[1], p[2]));
 }
@@ -85,7 +100,7 @@ exactgpu_orientation_3d(PG_FUNCTION_ARGS)
 {
 	double		p[4][3];
 
-	if (!arg_points(fcinfo, 4, p, "ST_ExactOrientation3D"))
+	if (!arg_points(fcinfo, 4, p, true, "ST_ExactOrientation3D"))
 		PG_RETURN_NULL();
 	PG_RETURN_INT32(exg_orient3d(p[0], p[1], p[2], p[3]));
 }
@@ -94,7 +109,7 @@ typedef exg_status (*intersects_fn) (exg_prepared *a, exg_prepared *b, bool *res
 									 exg_error *err);
 
 static Datum
-intersects_common(FunctionCallInfo fcinfo, intersects_fn fn, const char *context)
+intersects_common(FunctionCallInfo fcinfo, intersects_fn fn, bool is3d, const char *context)
 {
 	exg_prepared *a = exactgpu_geom_get(fcinfo, 0, NULL, context);
 	exg_prepared *b = exactgpu_geom_get(fcinfo, 1, a, context);
@@ -102,21 +117,37 @@ intersects_common(FunctionCallInfo fcinfo, intersects_fn fn, const char *context
 	bool		result;
 
 	exactgpu_check_srids(&a->shape, &b->shape, context);
+	if (is3d)
+		exactgpu_check_shape_dims(&a->shape, &b->shape, context);
 	if (fn(a, b, &result, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	PG_RETURN_BOOL(result);
 }
 
+/* Surfaces are surfaces here, flagged solid or not (see the volume form below). */
 Datum
 exactgpu_intersects_3d(PG_FUNCTION_ARGS)
 {
-	return intersects_common(fcinfo, exg_intersects_3d, "ST_ExactIntersects3D");
+	return intersects_common(fcinfo, exg_intersects_3d, true, "ST_ExactIntersects3D");
 }
 
 Datum
 exactgpu_intersects_2d(PG_FUNCTION_ARGS)
 {
-	return intersects_common(fcinfo, exg_intersects_2d, "ST_ExactIntersects");
+	return intersects_common(fcinfo, exg_intersects_2d, false, "ST_ExactIntersects");
+}
+
+PG_FUNCTION_INFO_V1(exactgpu_intersects_solid_3d);
+
+/*
+ * ST_ExactIntersectsSolid3D(solid, geom): does geom meet the closed volume
+ * that the closed surface solid bounds (inside or on)? Container first, as
+ * PostGIS's ST_Contains(a, b); the solid is cached across calls.
+ */
+Datum
+exactgpu_intersects_solid_3d(PG_FUNCTION_ARGS)
+{
+	return intersects_common(fcinfo, exg_intersects_solid_3d, true, "ST_ExactIntersectsSolid3D");
 }
 
 PG_FUNCTION_INFO_V1(exactgpu_locate_3d);
@@ -134,11 +165,14 @@ exactgpu_locate_3d(PG_FUNCTION_ARGS)
 	exg_prepared *solid = exactgpu_geom_get(fcinfo, 0, NULL, context);
 	double		p[3];
 	int32		srid;
+	bool		has_z;
 	exg_location loc;
 	exg_error	err = {0};
 
-	if (!arg_point(fcinfo, 1, p, &srid, context))
+	if (!arg_point(fcinfo, 1, p, &srid, &has_z, context))
 		PG_RETURN_NULL();
+	if (!exg_shape_is_empty(&solid->shape))
+		exactgpu_check_dims(solid->shape.has_z, !solid->shape.has_z, has_z, !has_z, context);
 	if (srid != solid->shape.srid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -149,59 +183,4 @@ exactgpu_locate_3d(PG_FUNCTION_ARGS)
 	if (exg_solid_locate(solid, p, &loc, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	PG_RETURN_TEXT_P(cstring_to_text(names[loc]));
-}
-
-PG_FUNCTION_INFO_V1(exactgpu_intercepts_3d);
-
-/*
- * ST_ExactIntercepts3D(hole, solid) -> SETOF (from_m, to_m): the along-hole
- * depth intervals where the LINESTRING lies in the closed solid.
- */
-Datum
-exactgpu_intercepts_3d(PG_FUNCTION_ARGS)
-{
-	const char *context = "ST_ExactIntercepts3D";
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	exg_prepared *solid = exactgpu_geom_get(fcinfo, 1, NULL, context);
-	exg_shape	hole;
-	exg_error	err = {0};
-	double	   *iv = NULL;
-	size_t		n = 0,
-				k;
-
-	exactgpu_geom_parse(PG_GETARG_DATUM(0), &hole, context);
-	if (hole.geom_type != 2 /* LINETYPE */ )
-	{
-		exg_shape_free(&hole);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: the hole must be a LINESTRING", context)));
-	}
-	if (hole.srid != solid->shape.srid)
-	{
-		int32		srid = hole.srid;
-
-		exg_shape_free(&hole);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", context, srid,
-						solid->shape.srid)));
-	}
-	InitMaterializedSRF(fcinfo, 0);
-	if (!exg_shape_is_empty(&hole) && !exg_shape_is_empty(&solid->shape) &&
-		exg_intercepts(solid, hole.xyz, hole.nverts, &iv, &n, &err) != EXG_OK)
-	{
-		exg_shape_free(&hole);
-		exactgpu_report(&err, context);
-	}
-	exg_shape_free(&hole);
-	for (k = 0; k < n; k++)
-	{
-		Datum		values[2] = {Float8GetDatum(iv[2 * k]), Float8GetDatum(iv[2 * k + 1])};
-		bool		nulls[2] = {false, false};
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	free(iv);
-	return (Datum) 0;
 }

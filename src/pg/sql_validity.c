@@ -11,6 +11,7 @@
 #include "geom_prepared.h"
 #include "join_options.h"
 #include "mesh_edges.h"
+#include "outward.h"
 #include "self_intersect.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_self_intersections_3d);
@@ -110,6 +111,33 @@ edge_text(const double *e)
 	return psprintf("(%.17g %.17g %.17g)-(%.17g %.17g %.17g)", e[0], e[1], e[2], e[3], e[4], e[5]);
 }
 
+/*
+ * A closed, consistently oriented surface without self-intersections may
+ * still point inward: a shell is outward when the exact sign of its volume
+ * is that of its nesting (+ outer, - cavity, + island in a cavity, ...).
+ */
+static char *
+inside_out_reason(exg_prepared *g, const char *context)
+{
+	const exg_view *v;
+	exg_outward_report rep;
+	exg_error	err = {0};
+	uint8_t    *flip = palloc(g->shape.ncomps + 1);
+	exg_status	st;
+
+	if (exg_prepared_view3d(g, false, &v, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	st = exg_outward_flips(&v->prims, (uint32_t) g->shape.ncomps, flip, &rep, &err);
+	if (st == EXG_ERR_NOT_SOLID)
+		return pstrdup(err.message);
+	if (st != EXG_OK)
+		exactgpu_report(&err, context);
+	if (rep.inward_shells)
+		return psprintf("inside out: %u of %u shells have inward normals (the exact signed volume of an outer shell is negative, or of a cavity positive), e.g. the shell of face %u; ST_ExactForceOutward(geom) orients it outward",
+						rep.inward_shells, rep.shells, rep.first_inward_face);
+	return NULL;
+}
+
 /* NULL when g bounds a valid solid, else why not. */
 static char *
 invalid_solid_reason(exg_prepared *g, const char *context)
@@ -151,7 +179,7 @@ invalid_solid_reason(exg_prepared *g, const char *context)
 		return r;
 	}
 	free(pairs);
-	return NULL;
+	return inside_out_reason(g, context);
 }
 
 Datum

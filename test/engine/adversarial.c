@@ -19,6 +19,7 @@
  */
 #include "adversarial.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ static const char *const family_names[ADV_NFAMILIES] = {
 	[ADV_KETTNER_GRID] = "kettner_grid",
 	[ADV_EXTREME] = "extreme_magnitude",
 	[ADV_PERMUTED] = "permuted",
+	[ADV_STATIC_BOUND] = "static_bound",
 };
 
 const char *
@@ -1291,6 +1293,100 @@ perturb_ulps(adv_rng *r, int ncoords, double *out, int max_coords)
 	}
 }
 
+/* x moved by k representable doubles (k < 0: down), clamped to the finite range. */
+static double
+nudge_ulps(double x, int64_t k)
+{
+	int64_t		i,
+				o,
+				lim = INT64_C(0x7FEFFFFFFFFFFFFF);	/* DBL_MAX's bits */
+
+	memcpy(&i, &x, sizeof(i));
+	o = i >= 0 ? i : INT64_MIN - i;	/* doubles in order as integers (-0 = +0) */
+	o = k > 0 ? (o > lim - k ? lim : o + k) : (o < -lim - k ? -lim : o + k);
+	i = o >= 0 ? o : INT64_MIN - o;
+	memcpy(&x, &i, sizeof(x));
+	return x;
+}
+
+/*
+ * Aimed at the CPU's semi-static filter (src/engine/exact/orient_static.h):
+ * an exact degeneracy (any constructor, small or UTM frame), then
+ *  - each axis scaled by a power of two (exact: the lattice values are
+ *    N 2^e with |N| < 2^53) so that its coordinate differences sit near the
+ *    filter's range limits (2^-300 and 2^340 in 3D, 2^-450 and 2^500 in 2D,
+ *    +-12 binades), or left alone; the limits of the two dimensions mixed
+ *    across axes;
+ *  - with 60% one to three coordinates moved by k ulps, k log-uniform up to
+ *    2^45: the determinant then falls below, at and above the error bound
+ *    C mx my mz in about equal measure;
+ *  - with 8% one coordinate pushed near +-DBL_MAX, so that differences
+ *    overflow (the filter must fall through), or near the subnormal range.
+ */
+static void
+static_bound_case(adv_rng *r, adv_pred p, double *out)
+{
+	const adv_pred_info *pi = &adv_preds[p];
+	int			dim = pi->dim,
+				n = adv_npoints(p);
+	static const int limits[4] = {-300, 340, -450, 500};
+
+	lattice_case(r, p, random_constructor(r, p), rng_chance(r, 60) ? FR_SMALL : FR_UTM, 0, out);
+	for (int k = 0; k < dim; k++)
+	{
+		double		lo = out[k],
+					hi = out[k],
+					spread;
+		int			e,
+					target;
+
+		if (rng_chance(r, 25))
+			continue;
+		for (int a = 1; a < n; a++)
+		{
+			lo = out[a * dim + k] < lo ? out[a * dim + k] : lo;
+			hi = out[a * dim + k] > hi ? out[a * dim + k] : hi;
+		}
+		spread = hi - lo;
+		if (spread == 0 || !isfinite(spread))
+			continue;
+		frexp(spread, &e);
+		target = limits[rng_below(r, 4)] + (int) rng_range(r, -12, 12);
+		for (int a = 0; a < n; a++)
+		{
+			double		x = ldexp(out[a * dim + k], target - e);
+
+			/* keep the scaled case only where it stayed exact */
+			if (!isfinite(x) || ldexp(x, e - target) != out[a * dim + k])
+				break;
+			if (a == n - 1)
+				for (int b = 0; b < n; b++)
+					out[b * dim + k] = ldexp(out[b * dim + k], target - e);
+		}
+	}
+	if (rng_chance(r, 60))
+	{
+		int			m = 1 + (int) rng_below(r, 3);
+
+		for (int c = 0; c < m; c++)
+		{
+			int64_t		k = (int64_t) 1 << rng_below(r, 46);
+			int			i = (int) rng_below(r, (uint64_t) (n * dim));
+
+			k += (int64_t) rng_below(r, (uint64_t) k);
+			out[i] = nudge_ulps(out[i], rng_chance(r, 50) ? k : -k);
+		}
+	}
+	if (rng_chance(r, 8))
+	{
+		int			i = (int) rng_below(r, (uint64_t) (n * dim));
+
+		out[i] = rng_chance(r, 70) ? nudge_ulps(rng_chance(r, 50) ? DBL_MAX : -DBL_MAX,
+											   -(int64_t) rng_below(r, (uint64_t) 1 << 52))
+			: ldexp(rng_sym(r), (int) rng_range(r, -1074, -1000));
+	}
+}
+
 /*
  * Kettner, Mehlhorn, Pion, Schirra, Yap, "Classroom examples of robustness
  * problems in geometric computations": p = (0.5 + i u, 0.5 + j u), u = 2^-53,
@@ -1641,6 +1737,9 @@ adv_generate(adv_family f, adv_pred p, uint64_t seed, uint64_t index, double *ou
 				lattice_case(&r, p, k, fk, 0, out);
 			}
 			apply_permutation(p, index % permutation_count(p), out);
+			break;
+		case ADV_STATIC_BOUND:
+			static_bound_case(&r, p, out);
 			break;
 		default:
 			return false;

@@ -78,6 +78,7 @@ typedef enum adv_family
 	ADV_KETTNER_GRID,			/* Kettner et al.'s 256 x 256 near-collinear grid */
 	ADV_EXTREME,				/* 1e+-300, subnormals, wild exponent mixes */
 	ADV_PERMUTED,				/* degenerate cases with vertex order shuffled */
+	ADV_STATIC_BOUND,			/* at the CPU static filter's bound and range limits */
 	ADV_NFAMILIES
 } adv_family;
 

@@ -16,6 +16,7 @@ test_join_EXTRA         := test/engine/join_data.c
 test_pairs_differential_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 test_overlay_EXTRA      := test/reference/ref_exact.c
 test_solid_differential_EXTRA := test/reference/ref_solid.c test/reference/ref_exact.c
+test_static_filter_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 
 $(ENGINE_TEST_BIN)/%: test/engine/%.c $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] test/fixtures/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)

@@ -378,7 +378,7 @@ main(void)
 		size_t		n;
 		double		p[3] = {0, 0, 0};
 
-		if (exg_locate_join(p, 1, &S, NULL, &pairs, &n, NULL, &err) != EXG_ERR_INVALID)
+		if (exg_locate_join(p, 1, &S, NULL, &pairs, &n, NULL, &err) != EXG_ERR_NOT_SOLID)
 		{
 			printf("FAIL: an open body was accepted\n");
 			failures++;

@@ -721,6 +721,22 @@ poly_with_duplicates(const poly *P, poly *Q)
 }
 
 /* All orientation combinations and a few rotations of the starting vertices. */
+/* P with x and y swapped (swap) or with x negated: exact, validity unchanged. */
+static void
+poly_mirror(const poly *P, poly *Q, bool swap)
+{
+	size_t		r,
+				i;
+
+	poly_init(Q);
+	for (r = 0; r < P->nr; r++)
+	{
+		ring_begin(Q);
+		for (i = P->rs[r]; i < P->rs[r + 1]; i++)
+			add_pt(Q, swap ? P->xy[2 * i + 1] : -P->xy[2 * i], swap ? P->xy[2 * i] : P->xy[2 * i + 1]);
+	}
+}
+
 static void
 run_case(const char *name, const poly *P, enum expect ex)
 {
@@ -745,6 +761,16 @@ run_case(const char *name, const poly *P, enum expect ex)
 
 		poly_with_duplicates(P, &Q);
 		snprintf(buf, sizeof(buf), "%s [repeated vertices, closed rings]", name);
+		run_one(buf, &Q, ex, full);
+		poly_free(&Q);
+	}
+	/* the sweeps run in x order: also from the other sides (exact maps) */
+	for (rev = 0; rev < 2; rev++)
+	{
+		poly		Q;
+
+		poly_mirror(P, &Q, rev == 0);
+		snprintf(buf, sizeof(buf), "%s [%s]", name, rev == 0 ? "x and y swapped" : "x negated");
 		run_one(buf, &Q, ex, full);
 		poly_free(&Q);
 	}
@@ -1174,25 +1200,153 @@ test_holes(void)
 	run_case("holes sharing their lowest vertex", &P, EXPECT_COVER);
 	poly_free(&P);
 
-	/* collinear (zero-area) hole is ignored */
+	/* a hole that bounds no area is invalid (OGC: rings are simple closed curves) */
 	poly_init(&P);
 	gen_rect_ring(&P, 0, 0, 4, 4);
 	add_ring(&P, (double[]) {1, 1, 2, 2, 3, 3}, 3);
-	{
-		uint32_t   *tris = NULL;
-		size_t		nt = 0;
-		exg_error	err = {0};
-		exg_status	st = exg_triangulate_polygon(P.xy, P.n, P.rs, P.nr, &tris, &nt, &err);
+	run_case("collinear hole inside", &P, EXPECT_INVALID);
+	poly_free(&P);
+	poly_init(&P);
+	gen_rect_ring(&P, 0, 0, 4, 4);
+	add_ring(&P, (double[]) {1, 1, 3, 3, 5, 5}, 3);
+	run_case("collinear hole partly outside", &P, EXPECT_INVALID);
+	poly_free(&P);
+	poly_init(&P);
+	gen_rect_ring(&P, 0, 0, 4, 4);
+	add_ring(&P, (double[]) {1, 1, 1, 1, 1, 1}, 3);
+	run_case("one-point hole", &P, EXPECT_INVALID);
+	poly_free(&P);
+	/* a flat exterior stands for its linework, but no hole of it may bound area */
+	poly_init(&P);
+	add_ring(&P, (double[]) {0, 0, 2, 2, 4, 4}, 3);
+	add_ring(&P, (double[]) {1, 0, 2, 0, 2, 1}, 3);
+	run_case("flat exterior with a hole of area", &P, EXPECT_INVALID);
+	poly_free(&P);
+	poly_init(&P);
+	add_ring(&P, (double[]) {0, 0, 2, 2, 4, 4}, 3);
+	add_ring(&P, (double[]) {1, 0, 2, 0, 3, 0}, 3);
+	run_case("flat exterior with a flat hole", &P, EXPECT_EMPTY);
+	poly_free(&P);
+}
 
-		if (st != EXG_OK || nt != 2)
-		{
-			fprintf(stderr, "FAIL collinear hole: %s %zu\n", exg_status_name(st), nt);
-			failures++;
-		}
-		else
-			npolys_ok++;
-		free(tris);
+/*
+ * k triangular holes around one point, all touching there (valid: their
+ * wedges are disjoint and the touch graph is a star); with `overlap`, hole 0
+ * reaches into hole 1's wedge (invalid). Exercises the sorted wedge check.
+ */
+static void
+gen_hole_fan(poly *P, int k, bool overlap)
+{
+	int			i;
+
+	gen_rect_ring(P, -10, -10, 10, 10);
+	for (i = 0; i < k; i++)
+	{
+		double		a0 = 2 * PI * i / k,
+					a1 = 2 * PI * (i + (overlap && i == 0 ? 1.5 : 0.5)) / k;
+
+		add_ring(P, (double[]) {0, 0, 5 * cos(a0), 5 * sin(a0), 5 * cos(a1), 5 * sin(a1)}, 3);
 	}
+}
+
+static void
+test_hole_fans(void)
+{
+	static const int ks[] = {3, 9, 64, 150};
+	size_t		t;
+
+	for (t = 0; t < sizeof(ks) / sizeof(ks[0]); t++)
+	{
+		poly		P;
+		char		name[64];
+
+		poly_init(&P);
+		gen_hole_fan(&P, ks[t], false);
+		snprintf(name, sizeof(name), "%d holes touching at one point", ks[t]);
+		run_case(name, &P, EXPECT_COVER);
+		poly_free(&P);
+		poly_init(&P);
+		gen_hole_fan(&P, ks[t], true);
+		snprintf(name, sizeof(name), "%d holes at one point, two overlapping", ks[t]);
+		run_case(name, &P, EXPECT_INVALID);
+		poly_free(&P);
+	}
+}
+
+/*
+ * Collinear runs: a rectangle whose sides carry m vertices each, with k
+ * rectangular holes whose sides carry runs too, one hole touching the
+ * exterior's bottom side inside an edge and holes stacked on shared x.
+ */
+static void
+gen_collinear_runs(poly *P, int m, int k, double ox, double oy)
+{
+	int			i,
+				h;
+	double		W = 4.0 * (k + 1),
+				H = 16;
+
+	ring_begin(P);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W * i / m, oy);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W, oy + H * i / m);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox + W - W * i / m, oy + H);
+	for (i = 0; i < m; i++)
+		add_pt(P, ox, oy + H - H * i / m);
+	for (h = 0; h < k; h++)
+	{
+		double		x0 = ox + 4 * h + 2,
+					y0 = h == 0 ? oy : oy + 2,
+					y1 = oy + 6;
+
+		/* two holes per column, one above the other, on the same x */
+		ring_begin(P);
+		for (i = 0; i < 5; i++)
+			add_pt(P, x0, y0 + (y1 - y0) * i / 5);
+		for (i = 0; i < 5; i++)
+			add_pt(P, x0 + (i + 1) * 0.4, y1);
+		add_pt(P, x0 + 2, y0 + 1);
+		ring_begin(P);
+		add_pt(P, x0, oy + 8);
+		add_pt(P, x0 + 1, oy + 8);
+		add_pt(P, x0 + 2, oy + 8);
+		add_pt(P, x0 + 2, oy + 10);
+		add_pt(P, x0 + 2, oy + 12);
+		add_pt(P, x0, oy + 12);
+	}
+}
+
+static void
+test_collinear_runs_and_many_holes(void)
+{
+	poly		P;
+
+	poly_init(&P);
+	gen_collinear_runs(&P, 64, 5, 0, 0);
+	run_case("collinear runs, holes on shared x", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_collinear_runs(&P, 64, 5, 500000.5, 7000000.25);
+	run_case("collinear runs, UTM", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_collinear_runs(&P, 500, 100, 0, 0);
+	run_one("collinear runs, 100 columns of holes", &P, EXPECT_COVER, true);
+	poly_free(&P);
+	/* many small star holes, at UTM offsets */
+	poly_init(&P);
+	gen_star_with_holes(&P, 3000, 40, 500000, 7000000, 1000, 5);
+	run_one("star with many small holes, UTM", &P, EXPECT_COVER, false);
+	poly_free(&P);
+	poly_init(&P);
+	gen_comb(&P, 300, 500000, 7000000);
+	run_case("comb, UTM", &P, EXPECT_COVER);
+	poly_free(&P);
+	poly_init(&P);
+	gen_spiral(&P, 800, 6);
+	run_case("spiral", &P, EXPECT_COVER);
 	poly_free(&P);
 }
 
@@ -1873,6 +2027,8 @@ main(int argc, char **argv)
 	test_messy_integer();
 	test_holes_in_corridors();
 	test_touch_grids();
+	test_hole_fans();
+	test_collinear_runs_and_many_holes();
 	test_random_stars();
 	test_timing();
 	printf("test_triangulate: %ld polygons tiled exactly (%ld triangles checked), "

@@ -241,11 +241,30 @@ exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
 	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
-	b->solid[b->nrows] = b->naxes == 3 && s->is_solid;
-	b->nsolid += b->solid[b->nrows];
+	b->solid[b->nrows] = 0;
+	if (s->ncomps > 0)
+		*(s->has_z ? &b->nrows_z : &b->nrows_flat) += 1;
 	st = b->naxes == 3 ? add_3d(b, s, err) : add_2d(b, s, err);
 	b->nrows++;
 	return st;
+}
+
+void
+exg_batch_set_volumes(exg_batch *b)
+{
+	if (b->naxes != 3)
+		return;
+	memset(b->solid, 1, b->nrows);
+	b->nsolid = b->nrows;
+}
+
+bool
+exg_batch_only_points(const exg_batch *b)
+{
+	for (size_t i = 0; i < b->nprims; i++)
+		if (b->tri[3 * i] != b->tri[3 * i + 1] || b->tri[3 * i] != b->tri[3 * i + 2])
+			return false;
+	return true;
 }
 
 exg_prim_set
@@ -379,6 +398,42 @@ sort_unique(uint64_t *rows, size_t n)
 	return m;
 }
 
+/* Name the row of a failure (see exg_error). */
+static exg_status
+row_error(exg_error *err, uint32_t row, int side)
+{
+	if (err)
+	{
+		err->row = (uint64_t) row + 1;
+		err->side = side;
+		return err->status;
+	}
+	return EXG_ERR_ARGUMENT;
+}
+
+/* Every row of B with primitives has a triangle with area (not just points and lines)? */
+static exg_status
+check_surfaces(const exg_batch *B, int side, exg_error *err)
+{
+	size_t		i;
+
+	for (i = 0; i < B->nprims; i++)
+	{
+		bool		surface = false;
+		size_t		j;
+
+		for (j = i; j < B->nprims && B->owner[j] == B->owner[i]; j++)
+			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
+		if (!surface)
+		{
+			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the bodies is not a surface");
+			return row_error(err, B->owner[i], side);
+		}
+		i = j - 1;
+	}
+	return EXG_OK;
+}
+
 exg_status
 exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *opt,
 			   uint64_t **rows_out, size_t *nrows_out, exg_join_stats *stats, exg_error *err)
@@ -397,6 +452,9 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	*nrows_out = 0;
 	if (stats == NULL)
 		stats = &local;
+	if ((L->nsolid && (st = check_surfaces(L, 0, err)) != EXG_OK) ||
+		(R->nsolid && (st = check_surfaces(R, 1, err)) != EXG_OK))
+		return st;
 	st = exg_join(&A, &B, opt, &pairs, &n, stats, err);
 	if (st != EXG_OK)
 		return st;
@@ -438,18 +496,6 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	return EXG_OK;
 }
 
-/* Name the row of a failure (see exg_error). */
-static exg_status
-row_error(exg_error *err, uint32_t row, int side)
-{
-	if (err)
-	{
-		err->row = (uint64_t) row + 1;
-		err->side = side;
-		return err->status;
-	}
-	return EXG_ERR_ARGUMENT;
-}
 
 exg_status
 exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options *opt,
@@ -468,20 +514,8 @@ exg_batch_locate(const exg_batch *P, const exg_batch *B, const exg_join_options 
 			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the points is not a point");
 			return row_error(err, P->owner[i], 0);
 		}
-	for (i = 0; i < B->nprims; i++)
-	{
-		bool		surface = false;
-		size_t		j;
-
-		for (j = i; j < B->nprims && B->owner[j] == B->owner[i]; j++)
-			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
-		if (!surface)
-		{
-			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the bodies is not a surface");
-			return row_error(err, B->owner[i], 1);
-		}
-		i = j - 1;
-	}
+	if ((st = check_surfaces(B, 1, err)) != EXG_OK)
+		return st;
 	st = append_located(P, B, false, true, opt, &rows, &n, stats, err);
 	if (st != EXG_OK)
 	{

@@ -12,6 +12,7 @@
 #ifndef EXG_BATCH_H
 #define EXG_BATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,9 +34,11 @@ typedef struct exg_batch
 	size_t		verts_cap;
 	uint32_t   *tri;			/* 3 vertex indices per primitive */
 	uint32_t   *owner;			/* row of each primitive */
-	uint8_t    *solid;			/* per row: flagged solid (3D batches only) */
+	uint8_t    *solid;			/* per row: a volume (exg_batch_set_volumes) */
 	size_t		solid_cap;
-	size_t		nsolid;			/* rows flagged solid */
+	size_t		nsolid;			/* rows that are volumes */
+	size_t		nrows_z;		/* non-empty rows with Z */
+	size_t		nrows_flat;		/* non-empty rows without Z */
 	size_t		nprims;
 	size_t		prims_cap;
 	size_t		nrows;			/* rows added, empty ones included */
@@ -102,15 +105,26 @@ exg_status	exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t 
 exg_status	exg_rows_boxes(const exg_row_bytes *rows, int naxes, int threads, double *box,
 						   uint8_t *has_box, exg_error *err);
 
+/* Is every primitive of b a point (a batch of samples)? */
+bool		exg_batch_only_points(const exg_batch *b);
+
 /* The batch as a primitive set (arity 3), valid while b is unchanged. */
 exg_prim_set exg_batch_prims(const exg_batch *b);
 
 /*
+ * Make every row of a 3D batch a volume in exg_batch_join: the closed body
+ * its surface bounds. Rows are surfaces until then, whatever PostGIS's
+ * solid flag says (it does not survive text, WKB or pg_dump).
+ */
+void		exg_batch_set_volumes(exg_batch *b);
+
+/*
  * Join two batches: the row pairs (left row, right row) that intersect,
- * each once, sorted; packed as (left << 32) | right, malloc'ed. A row
- * flagged solid is its volume: rows of the other side lying inside it
- * (found by locating one vertex of each primitive) intersect it too;
- * stats->contained counts those pairs.
+ * each once, sorted; packed as (left << 32) | right, malloc'ed. A volume
+ * row (exg_batch_set_volumes) must be a closed surface (EXG_ERR_NOT_SOLID,
+ * or EXG_ERR_ARGUMENT for a row that is no surface, with err->row/side);
+ * rows of the other side lying inside it (found by locating one vertex of
+ * each primitive) intersect it too; stats->contained counts those pairs.
  */
 exg_status	exg_batch_join(const exg_batch *L, const exg_batch *R,
 						   const exg_join_options *opt, uint64_t **rows_out,

@@ -153,6 +153,8 @@ append_part(exg_batch *b, const exg_batch *p, exg_error *err)
 	}
 	memcpy(b->solid + b->nrows, p->solid, p->nrows);
 	b->nsolid += p->nsolid;
+	b->nrows_z += p->nrows_z;
+	b->nrows_flat += p->nrows_flat;
 	b->nverts = nv;
 	b->nprims = np;
 	b->nrows = nr;

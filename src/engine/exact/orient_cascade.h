@@ -1,6 +1,7 @@
 /*
- * orient_cascade.h — exact orientation signs on the CPU: double interval
- * filter first, GMP when the interval straddles zero.
+ * orient_cascade.h — exact orientation signs on the CPU: a semi-static
+ * filter first (orient_static.h: plain doubles and a proven error bound),
+ * then double intervals, GMP when the interval straddles zero.
  *
  * These inline functions assume upward rounding is active: callers bracket
  * a batch of predicates with exg_round_up_enter / exg_round_restore (see
@@ -13,6 +14,7 @@
 #include "interval_double.h"
 #include "orient_exact.h"
 #include "orient_formula.h"
+#include "orient_static.h"
 #include "stats.h"
 
 /* Out of line: counts, times and runs the GMP stage. */
@@ -26,12 +28,17 @@ exg_orient2d_ru(const double *a, const double *b, const double *c, int i, int j)
 {
 	exg_counters *cnt = exg_counters_local();
 	exg_dinterval det;
-	int			s;
+	int			s = exg_orient2d_static(a, b, c, i, j);
 
+	cnt->orient_evals++;
+	if (s != EXG_SIGN_UNKNOWN)
+	{
+		cnt->orient_filtered++;
+		return s;
+	}
 	EXG_ORIENT2D_FORMULA(exg_dinterval, exg_di_diff, exg_di_mul, exg_di_sub,
 						 a, b, c, i, j, det);
 	s = exg_di_sign(det);
-	cnt->orient_evals++;
 	if (s != 2)
 	{
 		cnt->orient_filtered++;
@@ -45,12 +52,17 @@ exg_orient3d_ru(const double *a, const double *b, const double *c, const double 
 {
 	exg_counters *cnt = exg_counters_local();
 	exg_dinterval det;
-	int			s;
+	int			s = exg_orient3d_static(a, b, c, d);
 
+	cnt->orient_evals++;
+	if (s != EXG_SIGN_UNKNOWN)
+	{
+		cnt->orient_filtered++;
+		return s;
+	}
 	EXG_ORIENT3D_FORMULA(exg_dinterval, exg_di_diff, exg_di_mul, exg_di_sub,
 						 exg_di_add, a, b, c, d, det);
 	s = exg_di_sign(det);
-	cnt->orient_evals++;
 	if (s != 2)
 	{
 		cnt->orient_filtered++;

@@ -32,8 +32,7 @@ exg_prepared_free(exg_prepared *g)
 {
 	view_free(&g->view3d);
 	view_free(&g->view2d);
-	exg_bvh_free(&g->areas2d);
-	free(g->area_comps);
+	view_free(&g->areas2d);
 	exg_shape_free(&g->shape);
 	memset(g, 0, sizeof(*g));
 }
@@ -56,6 +55,27 @@ exg_prepared_view(exg_prepared *g, int naxes, bool want_index, exg_error *err)
 	{
 		st = exg_bvh_build(&v->bvh, v->prims.boxes, (uint32_t) v->prims.nprims, err);
 		if (st != EXG_OK)
+			return st;
+		v->indexed = true;
+	}
+	return EXG_OK;
+}
+
+exg_status
+exg_prepared_areas2d(exg_prepared *g, exg_error *err)
+{
+	exg_view   *v = &g->areas2d;
+	exg_status	st;
+
+	if (!v->built)
+	{
+		if ((st = exg_prims_build_areas_2d(&g->shape, &v->prims, err)) != EXG_OK)
+			return st;
+		v->built = true;
+	}
+	if (!v->indexed && v->prims.nprims > EXG_INDEX_MIN_PRIMS)
+	{
+		if ((st = exg_bvh_build(&v->bvh, v->prims.boxes, (uint32_t) v->prims.nprims, err)) != EXG_OK)
 			return st;
 		v->indexed = true;
 	}

@@ -35,10 +35,7 @@ typedef struct exg_prepared
 	exg_nonplanar_policy policy;
 	exg_view	view3d;
 	exg_view	view2d;
-	exg_bvh		areas2d;		/* boxes of the 2D areas, when there are many */
-	bool		areas2d_built;
-	uint32_t   *area_comps;		/* component index of each area in areas2d */
-	uint32_t	nareas;
+	exg_view	areas2d;		/* the 2D areas as exact triangles (and their index) */
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
 } exg_prepared;
 
@@ -53,6 +50,12 @@ void		exg_prepared_free(exg_prepared *g);
  */
 exg_status	exg_prepared_view(exg_prepared *g, int naxes, bool want_index, exg_error *err);
 
+/*
+ * The 2D areas (polygons triangulated exactly in the xy plane, triangles) and
+ * their index, built once; an invalid polygon is EXG_ERR_INVALID here.
+ */
+exg_status	exg_prepared_areas2d(exg_prepared *g, exg_error *err);
+
 /* The 3D view (primitives, and their index when asked for), built once. */
 exg_status	exg_prepared_view3d(exg_prepared *g, bool indexed, const exg_view **view,
 								exg_error *err);
@@ -63,12 +66,13 @@ int			exg_view_query(const exg_view *v, const double *box, exg_bvh_visit_fn visi
 						   void *ctx);
 
 /*
- * Closed-set intersection in 3D and in 2D (geom_intersects.c) (polygons as areas). In 3D a
- * geometry flagged solid (PostGIS ST_MakeSolid) is its volume: the boundary
- * and the inside; everything else, closed or not, is a surface.
+ * Closed-set intersection in 3D and in 2D (geom_intersects.c) (polygons as
+ * areas). In 3D every surface is a surface, closed or not, flagged solid
+ * (ST_MakeSolid) or not; the volume form is exg_intersects_solid_3d (solid.h).
  */
 exg_status	exg_intersects_3d(exg_prepared *a, exg_prepared *b, bool *result,
 							  exg_error *err);
+
 exg_status	exg_intersects_2d(exg_prepared *a, exg_prepared *b, bool *result,
 							  exg_error *err);
 

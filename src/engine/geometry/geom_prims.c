@@ -121,6 +121,28 @@ ring_open_count(const exg_shape *s, size_t r)
 	return n;
 }
 
+/* Does ring r have three vertices that are not collinear (in 3D)? */
+static bool
+ring_spans_area_3d(const exg_shape *s, size_t r)
+{
+	const double *x = s->xyz;
+	size_t		base = s->ring_start[r],
+				end = s->ring_start[r + 1],
+				b = base,
+				t;
+	int			sg;
+
+	for (t = base + 1; t < end && b == base; t++)
+		if (!exg_cpu_equal3(&x[3 * t], &x[3 * base]))
+			b = t;
+	if (b == base)
+		return false;
+	for (t = b + 1; t < end; t++)
+		if (exg_cpu_normal_axis(&x[3 * base], &x[3 * b], &x[3 * t], &sg) >= 0)
+			return true;
+	return false;
+}
+
 /*
  * A polygon face in 3D: find a non-collinear vertex triple, check that every
  * vertex lies exactly on its plane, triangulate in the projection that drops
@@ -161,7 +183,15 @@ push_polygon_3d(exg_prims *p, const exg_shape *s, const exg_comp *c,
 		}
 	if (k < 0)
 	{
-		/* The exterior ring spans no area: the face is its boundary. */
+		/*
+		 * The exterior ring spans no area: the face is its rings' linework,
+		 * and (the triangulator's rule) no hole of it may span area.
+		 */
+		for (r = r0 + 1; r < r0 + c->nrings; r++)
+			if (ring_spans_area_3d(s, r))
+				return exg_fail(err, EXG_ERR_INVALID,
+								"ring %zu of polygon bounds an area but its exterior ring does not",
+								r - r0);
 		for (r = r0; r < r0 + c->nrings; r++)
 			if ((st = push_ring_edges(p, s, r, 3, err)) != EXG_OK)
 				return st;
@@ -333,6 +363,84 @@ exg_prims_build_2d(const exg_shape *s, exg_prims *out, exg_error *err)
 	/* Linework and every ring edge; the areas themselves are in the shape. */
 	for (r = 0; r < s->nrings && st == EXG_OK; r++)
 		st = push_ring_edges(out, s, r, 2, err);
+	exg_round_restore(saved);
+	return finish(out, st);
+}
+
+/* A polygon in the xy plane: its exact triangles, nothing when it is flat. */
+static exg_status
+push_polygon_areas_2d(exg_prims *p, const exg_shape *s, const exg_comp *c, exg_error *err)
+{
+	size_t		total = 0,
+				k = 0,
+				r,
+				t,
+				ntris = 0;
+	double	   *xy;
+	size_t	   *starts;
+	uint32_t   *map,
+			   *tris = NULL;
+	exg_status	st;
+
+	for (r = c->first_ring; r < c->first_ring + c->nrings; r++)
+		total += ring_open_count(s, r);
+	xy = malloc(sizeof(double) * 2 * (total + 1));
+	map = malloc(sizeof(uint32_t) * (total + 1));
+	starts = malloc(sizeof(size_t) * (c->nrings + 1));
+	if (xy == NULL || map == NULL || starts == NULL)
+	{
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory triangulating a polygon");
+		goto done;
+	}
+	for (r = c->first_ring; r < c->first_ring + c->nrings; r++)
+	{
+		starts[r - c->first_ring] = k;
+		for (t = s->ring_start[r]; t < s->ring_start[r] + ring_open_count(s, r); t++)
+		{
+			xy[2 * k] = s->xyz[3 * t];
+			xy[2 * k + 1] = s->xyz[3 * t + 1];
+			map[k++] = (uint32_t) t;
+		}
+	}
+	starts[c->nrings] = k;
+	st = exg_triangulate_polygon(xy, k, starts, c->nrings, &tris, &ntris, err);
+	for (t = 0; t < ntris && st == EXG_OK; t++)
+	{
+		uint32_t	vi[3] = {map[tris[3 * t]], map[tris[3 * t + 1]], map[tris[3 * t + 2]]};
+
+		st = push_prim(p, vi, 3, 2, err);
+	}
+done:
+	free(xy);
+	free(map);
+	free(starts);
+	free(tris);
+	return st;
+}
+
+exg_status
+exg_prims_build_areas_2d(const exg_shape *s, exg_prims *out, exg_error *err)
+{
+	exg_round_state saved = exg_round_up_enter();
+	exg_status	st = EXG_OK;
+	size_t		ci;
+
+	memset(out, 0, sizeof(*out));
+	out->xyz = s->xyz;
+	for (ci = 0; ci < s->ncomps && st == EXG_OK; ci++)
+	{
+		const exg_comp *c = &s->comps[ci];
+		size_t		first = s->ring_start[c->first_ring];
+
+		if (c->kind == EXG_COMP_POLYGON)
+			st = push_polygon_areas_2d(out, s, c, err);
+		else if (c->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, c->first_ring) >= 3)
+		{
+			uint32_t	vi[3] = {(uint32_t) first, (uint32_t) first + 1, (uint32_t) first + 2};
+
+			st = push_prim(out, vi, 3, 2, err);
+		}
+	}
 	exg_round_restore(saved);
 	return finish(out, st);
 }

@@ -61,6 +61,14 @@ exg_status	exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy,
 /* 2D view: primitives are points and segments (naxes = 2). */
 exg_status	exg_prims_build_2d(const exg_shape *s, exg_prims *out, exg_error *err);
 
+/*
+ * 2D areas: the polygons (triangulated exactly in the xy plane, by the same
+ * triangulator and validity rule as the batch joins) and triangles of the
+ * shape, as triangles (naxes = 2). A polygon whose exterior ring bounds no
+ * area adds nothing (its rings are linework, in the 2D view).
+ */
+exg_status	exg_prims_build_areas_2d(const exg_shape *s, exg_prims *out, exg_error *err);
+
 void		exg_prims_free(exg_prims *p);
 
 #ifdef __cplusplus

@@ -115,6 +115,7 @@ report_edge(const exg_prim_set *T, uint32_t lo, uint32_t hi, int count, int bala
 	r->odd += odd;
 	r->non_manifold += count != 2;
 	r->misoriented += count == 2 && balance != 0;
+	r->unbalanced += balance != 0;
 	/* the example: an odd edge if any, else a bad one; the least ids among
 	 * those, so the choice does not depend on how threads split the work */
 	if (bad && (r->example_kind < (odd ? 2 : 1) ||
@@ -134,6 +135,7 @@ merge_report(exg_edge_report *into, const exg_edge_report *r)
 	into->odd += r->odd;
 	into->non_manifold += r->non_manifold;
 	into->misoriented += r->misoriented;
+	into->unbalanced += r->unbalanced;
 	if (r->example_kind > into->example_kind ||
 		(r->example_kind == into->example_kind && r->example_kind &&
 		 r->example_key < into->example_key))
@@ -170,7 +172,7 @@ exg_mesh_edges(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
 	}
 
 	/* 1. one id per distinct position: tables split by hash over threads */
-#pragma omp parallel
+#pragma omp parallel if (T->nprims >= 8192)
 	{
 		int			nparts = exg_team_size(),
 					part = exg_thread_num();
@@ -230,7 +232,7 @@ exg_mesh_edges(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
 	}
 
 	/* 3. per lower end: sort its few uses, count each (hi, body) run */
-#pragma omp parallel
+#pragma omp parallel if (T->nprims >= 8192)
 	{
 		exg_edge_report *rep = calloc(nbodies ? nbodies : 1, sizeof(exg_edge_report));
 

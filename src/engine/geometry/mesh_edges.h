@@ -25,6 +25,8 @@ typedef struct exg_edge_report
 	uint64_t	odd;			/* used by an odd number of triangles: not closed */
 	uint64_t	non_manifold;	/* used by other than two triangles */
 	uint64_t	misoriented;	/* used twice, both times in the same direction */
+	uint64_t	unbalanced;		/* used more often in one direction than the
+								 * other: the surface is no cycle, so no volume */
 	int			example_kind;	/* 0 none, 1 a bad edge, 2 an odd one */
 	double		example[6];		/* the ends of that edge */
 	uint64_t	example_key;	/* (lower, higher vertex id): the least is kept */

@@ -1,19 +1,21 @@
 /*
- * triangulate.c — exact ear-clipping triangulation of a polygon with holes.
+ * triangulate.c — exact O(n log n) triangulation of a polygon with holes,
+ * and the one place that decides whether a polygon is valid (every form of
+ * every function triangulates its polygons here, or asks it in 2D).
  *
- * The method is mapbox earcut's (merge the holes into the exterior ring,
- * then clip ears), but every geometric decision is an exact orientation sign
- * (the engine's orient2d cascade, as in exg_orient2d) or an exact comparison
- * of input doubles; no coordinate is ever computed. Only the triangulation's
- * corners are input vertices, so the output needs nothing but indices.
+ * Every geometric decision is an exact orientation sign (the engine's
+ * orient2d cascade, as in exg_orient2d) or an exact comparison of input
+ * doubles; no coordinate is ever computed. Only the triangulation's corners
+ * are input vertices, so the output needs nothing but indices.
  *
- * Pipeline (all O(n^2) at worst, usually near O(n log n)):
- *   1. rings: drop repeated consecutive vertices; an exterior whose vertices
- *      are all collinear bounds no area (0 triangles); a collinear hole bounds
- *      no open set and is dropped;
- *   2. validation: every pair of edges whose boxes meet is classified; proper
- *      crossings, collinear overlaps and self-touching rings are invalid; a
- *      vertex of one ring inside an edge of another is recorded;
+ * Pipeline (n vertices, O(n log n) but for k-fold shared points, O(k^2)):
+ *   1. rings: drop repeated consecutive vertices. An exterior whose vertices
+ *      are all collinear bounds no area: 0 triangles (the caller uses the
+ *      rings' linework), and then no hole may bound area. Otherwise a hole
+ *      that bounds no area is invalid (a ring is a simple closed curve);
+ *   2. validation: a Shamos-Hoey sweep over all ring edges; proper
+ *      crossings, collinear overlaps, spikes and self-touching rings are
+ *      invalid; a vertex of one ring inside an edge of another is recorded;
  *   3. splitting: such edges get that vertex inserted, so rings afterwards
  *      meet only at shared vertices;
  *   4. orientation: exterior counter-clockwise, holes clockwise, from the
@@ -24,41 +26,26 @@
  *      wedges (exterior: the plane outside; hole: the hole) must be pairwise
  *      disjoint, else a hole crosses or leaves the polygon there. The ring
  *      touch graph must be a forest (a cycle encloses a piece of interior:
- *      OGC's disconnected interior). Each incoming edge is then relinked to
- *      the outgoing edge just clockwise of it, which joins touching rings
- *      into one weakly simple cycle;
- *   6. bridges: remaining hole cycles, by increasing lowest vertex H, are
- *      joined to the merged ring by a doubled edge H-R, R found as in
- *      Eberly's "Triangulation by ear clipping" (nearest edge hit by the ray
- *      from H towards -x, then the vertex of smallest angle in the triangle
- *      that ray hit spans), with the hit point only ever compared, never
- *      computed. Everything not yet merged is lexicographically above H, the
- *      bridge and that triangle below it, so nothing unmerged is in the way;
- *   7. ears: a vertex b (neighbours a, c) is clipped when abc turns left and
- *      the closed triangle holds no vertex other than copies of a, b, c, and
- *      no other copy of b has an edge pointing into the triangle.
+ *      OGC's disconnected interior);
+ *   6. a second sweep triangulates (monotone chains, see sweep_triangulate)
+ *      and checks that outside and polygon alternate between neighbouring
+ *      edges, i.e. that the winding number is 0 or 1 everywhere: no hole
+ *      outside the exterior or inside another hole.
  *
- * Why the cover is exact. Let w(x) be the winding number of the current ring
- * around x. After step 6, w is 1 on the polygon's interior and 0 elsewhere,
- * and 1 just inside every vertex's left wedge (the ring is weakly simple:
- * copies of a point have disjoint wedges). No vertex ever lies inside an
- * edge (step 3, bridges are clear, the ear test keeps it so) and no edges
- * cross. Then an ear's open triangle contains no boundary point (an edge
- * entering it would have to cross ab or bc, or start at a copy of b, which
- * the test rules out), so w is constant on it, and 1 because near b it is
- * b's wedge. Clipping subtracts that triangle from w and keeps the
- * invariants, so the triangles tile the region with disjoint interiors.
- * Zero-area leftovers are trees traversed both ways; their leaves are spikes
- * (a, b, a'), removed without changing w. If a full pass finds neither ear
- * nor spike, the remaining ring's exact area decides: zero means done (w is
- * never negative), otherwise the input was invalid in a way steps 2-6 could
- * not see and EXG_ERR_INVALID is returned. A weakly simple ring of positive
- * area always has an ear of this strict kind (a leaf of a conforming
- * triangulation's dual forest), so valid input never gets there.
+ * Why the cover is exact: after steps 2-5 the edges form a plane graph whose
+ * edges meet only at endpoints, with the polygon on the left of each and
+ * (step 6) the winding number its indicator. The sweep cuts the region left
+ * of the sweep line into triangles whose corners are visited points and whose
+ * sides are edges or segments inside the region (each chain triangle is
+ * checked to turn the right way), and the untriangulated rest of each gap is
+ * exactly the region bounded by its chain and its two edges; when the sweep
+ * ends nothing is left. Zero-area triangles are never output.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* qsort_r */
+#endif
 #include "triangulate.h"
 
-#include <gmp.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -84,20 +71,7 @@ typedef struct tri_node
 	uint32_t	ring;			/* kept ring, 0 = exterior */
 	uint32_t	prev;
 	uint32_t	next;
-	bool		alive;
-	bool		convex;			/* turns strictly left (step 7 only) */
 } tri_node;
-
-/* An edge of the kept rings during validation: vid[pos] -> vid[pos + 1]. */
-typedef struct tri_edge
-{
-	double		lo[2];
-	double		hi[2];
-	uint32_t	a;
-	uint32_t	b;
-	uint32_t	ring;
-	size_t		k;				/* position of a within its ring */
-} tri_edge;
 
 /* Vertex v lies strictly inside edge `edge` (of another ring). */
 typedef struct tri_touch
@@ -114,14 +88,6 @@ typedef struct tri_key
 	double		p[2];
 	size_t		id;
 } tri_key;
-
-/* A cycle after relinking: its lowest node, and whether it holds the exterior. */
-typedef struct tri_cycle
-{
-	double		p[2];
-	uint32_t	low;
-	bool		outer;
-} tri_cycle;
 
 typedef struct tri_work
 {
@@ -142,15 +108,14 @@ typedef struct tri_work
 	size_t		nnode;
 	size_t		node_cap;
 
-	uint32_t   *mlist;			/* nodes of the merged ring, unordered */
-	size_t		nm;
-
-	uint32_t   *xs;				/* alive nodes by increasing x */
-	size_t		nxs;
-	size_t		ndead;
+	uint32_t   *cell_v;			/* gap chains (step 6): a node per cell */
+	uint32_t   *cell_b;			/* and the cell below it, SW_NIL at the bottom */
+	size_t		ncell;
+	size_t		cell_cap;
 
 	uint32_t   *tris;
 	size_t		ntris;
+	size_t		tris_cap;
 	bool		ext_cw;			/* input exterior was clockwise */
 	unsigned	poll;
 	exg_round_state caller_round;	/* the caller's rounding mode */
@@ -216,16 +181,6 @@ cmp_key(const void *x, const void *y)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Only x matters for the sweep order; ties in any order. */
-static int
-cmp_key_x(const void *x, const void *y)
-{
-	const tri_key *a = x;
-	const tri_key *b = y;
-
-	return (a->p[0] > b->p[0]) - (a->p[0] < b->p[0]);
-}
-
 static int
 cmp_touch(const void *x, const void *y)
 {
@@ -235,15 +190,6 @@ cmp_touch(const void *x, const void *y)
 	if (a->edge != b->edge)
 		return a->edge < b->edge ? -1 : 1;
 	return a->dir * lexcmp(a->p, b->p);
-}
-
-static int
-cmp_cycle(const void *x, const void *y)
-{
-	const tri_cycle *a = x;
-	const tri_cycle *b = y;
-
-	return lexcmp(a->p, b->p);
 }
 
 /*
@@ -266,14 +212,6 @@ sector_contains(const double *v, const double *from, const double *to,
 	return ORIENT(v, from, d) > 0;
 }
 
-/* r is strictly between p and q, all three known to be collinear. */
-static bool
-strictly_between(const double *p, const double *q, const double *r)
-{
-	return lexcmp(p, q) < 0 ? (lexcmp(p, r) < 0 && lexcmp(r, q) < 0)
-		: (lexcmp(q, r) < 0 && lexcmp(r, p) < 0);
-}
-
 /* ---------------------------------------------------------------- rings */
 
 /* Not all vertices collinear (vid[s..e) has no repeated neighbours). */
@@ -290,7 +228,12 @@ ring_has_area(const tri_work *w, size_t s, size_t e)
 	return false;
 }
 
-/* Step 1. Sets *flat when the exterior bounds no area. */
+/*
+ * Step 1. Sets *flat when the exterior bounds no area: the polygon then
+ * stands for its rings' linework, and no hole may bound area either. When the
+ * exterior bounds area, a hole that bounds none is invalid (OGC: a ring is a
+ * simple closed curve); so is a hole with fewer than three distinct points.
+ */
 static exg_status
 collect_rings(tri_work *w, const size_t *ring_start, size_t nrings, bool *flat)
 {
@@ -309,6 +252,7 @@ collect_rings(tri_work *w, const size_t *ring_start, size_t nrings, bool *flat)
 	for (r = 0; r < nrings; r++)
 	{
 		size_t		s = w->nvid;
+		bool		area;
 
 		for (i = ring_start[r]; i < ring_start[r + 1]; i++)
 		{
@@ -319,16 +263,19 @@ collect_rings(tri_work *w, const size_t *ring_start, size_t nrings, bool *flat)
 		/* the closing vertex, if the caller left it in */
 		if (w->nvid - s > 1 && same_pt(pt(w, w->vid[s]), pt(w, w->vid[w->nvid - 1])))
 			w->nvid--;
-		if (!ring_has_area(w, s, w->nvid))
-		{
-			if (r == 0)
-			{
-				*flat = true;
-				return EXG_OK;
-			}
-			w->nvid = s;
+		area = ring_has_area(w, s, w->nvid);
+		if (r == 0)
+			*flat = !area;
+		if (*flat && area)
+			return exg_fail(w->err, EXG_ERR_INVALID,
+							"ring %zu of polygon bounds an area but its exterior ring does not", r);
+		if (*flat)
 			continue;
-		}
+		if (!area)
+			return exg_fail(w->err, EXG_ERR_INVALID,
+							ring_start[r + 1] > ring_start[r] ?
+							"ring %zu of polygon bounds no area (its vertices are collinear)" :
+							"ring %zu of polygon is empty", r);
 		w->rs[w->nkept] = s;
 		w->orig[w->nkept] = r;
 		w->nkept++;
@@ -339,8 +286,9 @@ collect_rings(tri_work *w, const size_t *ring_start, size_t nrings, bool *flat)
 
 /* ----------------------------------------------------------- validation */
 
+/* Vertex v lies strictly inside ring edge `edge` (fwd: it runs lexicographically up). */
 static exg_status
-add_touch(tri_work *w, size_t edge, uint32_t v, const tri_edge *e)
+add_touch(tri_work *w, size_t edge, uint32_t v, bool fwd)
 {
 	tri_touch  *t;
 
@@ -359,90 +307,174 @@ add_touch(tri_work *w, size_t edge, uint32_t v, const tri_edge *e)
 	t->v = v;
 	t->p[0] = pt(w, v)[0];
 	t->p[1] = pt(w, v)[1];
-	t->dir = lexcmp(pt(w, e->a), pt(w, e->b)) < 0 ? 1 : -1;
+	t->dir = fwd ? 1 : -1;
 	return EXG_OK;
 }
 
-/* Do the closed segments pq and rs meet? */
-static bool
-segments_meet(const double *p, const double *q, const double *r, const double *s)
-{
-	int			o1 = ORIENT(p, q, r),
-				o2 = ORIENT(p, q, s),
-				o3,
-				o4;
-
-	if (o1 == o2 && o1 != 0)
-		return false;
-	o3 = ORIENT(r, s, p);
-	o4 = ORIENT(r, s, q);
-	if (o3 == o4 && o3 != 0)
-		return false;
-	if (o1 == 0 && o2 == 0)
-	{
-		const double *lo1 = lexcmp(p, q) < 0 ? p : q,
-				   *hi1 = lo1 == p ? q : p,
-				   *lo2 = lexcmp(r, s) < 0 ? r : s,
-				   *hi2 = lo2 == r ? s : r;
-
-		return lexcmp(lo1, hi2) <= 0 && lexcmp(lo2, hi1) <= 0;
-	}
-	return o1 * o2 <= 0 && o3 * o4 <= 0;
-}
-
-/* Two edges of one ring: only neighbours may meet, and only at their vertex. */
-static exg_status
-check_same_ring(tri_work *w, const tri_edge *e1, const tri_edge *e2)
-{
-	size_t		m = w->rs[e1->ring + 1] - w->rs[e1->ring];
-	const double *a,
-			   *b,
-			   *c;
-
-	if ((e1->k + 1) % m == e2->k || (e2->k + 1) % m == e1->k)
-	{
-		if ((e1->k + 1) % m == e2->k)
-		{
-			a = pt(w, e1->a);
-			b = pt(w, e1->b);
-			c = pt(w, e2->b);
-		}
-		else
-		{
-			a = pt(w, e2->a);
-			b = pt(w, e2->b);
-			c = pt(w, e1->b);
-		}
-		if (ORIENT(a, b, c) == 0 && lexcmp(a, b) == lexcmp(c, b))
-			return exg_fail(w->err, EXG_ERR_INVALID,
-							"ring %zu of polygon has a spike at (%.17g %.17g)",
-							w->orig[e1->ring], b[0], b[1]);
-		return EXG_OK;
-	}
-	if (segments_meet(pt(w, e1->a), pt(w, e1->b), pt(w, e2->a), pt(w, e2->b)))
-		return exg_fail(w->err, EXG_ERR_INVALID,
-						"ring %zu of polygon self-intersects near (%.17g %.17g)",
-						w->orig[e1->ring], pt(w, e1->a)[0], pt(w, e1->a)[1]);
-	return EXG_OK;
-}
+/* ------------------------------------------------------------ sweep status */
 
 /*
- * Edges of two rings may share endpoints (checked in step 5) or have a vertex
- * strictly inside the other edge (recorded for splitting); nothing else.
+ * Both sweeps keep the edges that cross the sweep line in a skip list ordered
+ * bottom to top. The sweep visits distinct points in lexicographic order (x,
+ * then y), i.e. a vertical line tilted infinitesimally, so vertical edges and
+ * equal x need no special case: an edge l -> r (l < r) is active at point p
+ * when l < p <= r, and it passes below p iff ORIENT(l, r, p) > 0. While no two
+ * active edges cross, that test is monotone along the list (below, through,
+ * above), so one descent finds where p is. Levels are random (1/4 per level):
+ * expected O(log n) per search, insertion and removal.
+ */
+#define SW_LEVELS 16
+#define SW_NIL UINT32_MAX
+
+typedef struct sw_edge
+{
+	const double *l;			/* lexicographically smaller endpoint */
+	const double *r;
+	uint32_t	lv;				/* pass 1: vertex index of l; pass 2: node id */
+	uint32_t	ring;
+	uint32_t	id;				/* pass 1: position of the ring edge in vid */
+	bool		ia;				/* pass 2: the polygon lies just above the edge */
+	bool		merged;			/* pass 2: the gap above is two chains (see below) */
+	uint8_t		side;			/* pass 2: side of the gap chain (SIDE_*) */
+	uint32_t	top;			/* pass 2: top cell of the gap chain (A when merged) */
+	uint32_t	top2;			/* pass 2: top cell of chain B when merged */
+	uint32_t	next[SW_LEVELS];
+} sw_edge;
+
+typedef struct sw_list
+{
+	sw_edge    *e;				/* n edges, then the head at index n */
+	uint32_t	head;
+	uint32_t	upd[SW_LEVELS];	/* predecessors of the last search */
+	uint64_t	rng;
+} sw_list;
+
+static exg_status
+sw_init(tri_work *w, sw_list *L, size_t n)
+{
+	int			k;
+
+	L->e = malloc((n + 1) * sizeof(sw_edge));
+	if (L->e == NULL)
+		return fail_nomem(w);
+	L->head = (uint32_t) n;
+	for (k = 0; k < SW_LEVELS; k++)
+		L->e[n].next[k] = SW_NIL;
+	L->rng = 0x9E3779B97F4A7C15ull;
+	return EXG_OK;
+}
+
+/* Descend to the last edge strictly below p; upd[] holds it on every level. */
+static void
+sw_search(sw_list *L, const double *p)
+{
+	uint32_t	x = L->head;
+	int			k;
+
+	for (k = SW_LEVELS - 1; k >= 0; k--)
+	{
+		uint32_t	y;
+
+		while ((y = L->e[x].next[k]) != SW_NIL && ORIENT(L->e[y].l, L->e[y].r, p) > 0)
+			x = y;
+		L->upd[k] = x;
+	}
+}
+
+/* The edge after the search position (SW_NIL at the top). */
+static inline uint32_t
+sw_after(const sw_list *L)
+{
+	return L->e[L->upd[0]].next[0];
+}
+
+/* Remove the edge right after the search position. */
+static void
+sw_remove_after(sw_list *L)
+{
+	uint32_t	x = sw_after(L);
+	int			k;
+
+	for (k = 0; k < SW_LEVELS; k++)
+		if (L->e[L->upd[k]].next[k] == x)
+			L->e[L->upd[k]].next[k] = L->e[x].next[k];
+}
+
+/* Insert x right after the search position, which then moves past x. */
+static void
+sw_insert(sw_list *L, uint32_t x)
+{
+	int			lev = 1,
+				k;
+
+	L->rng ^= L->rng << 13;
+	L->rng ^= L->rng >> 7;
+	L->rng ^= L->rng << 17;
+	while (lev < SW_LEVELS && ((L->rng >> (2 * lev)) & 3) == 0)
+		lev++;
+	for (k = 0; k < SW_LEVELS; k++)
+		L->e[x].next[k] = SW_NIL;
+	for (k = 0; k < lev; k++)
+	{
+		L->e[x].next[k] = L->e[L->upd[k]].next[k];
+		L->e[L->upd[k]].next[k] = x;
+		L->upd[k] = x;
+	}
+}
+
+/* Edges leaving one point, ordered bottom to top (all point to larger points). */
+static int
+cmp_sw_angle(const void *x, const void *y, void *ctx)
+{
+	const sw_list *L = ctx;
+	const sw_edge *a = &L->e[*(const uint32_t *) x];
+	const sw_edge *b = &L->e[*(const uint32_t *) y];
+
+	return -ORIENT(a->l, a->r, b->r);
+}
+
+/* Points in lexicographic order, ties by id (positions or node ids). */
+static exg_status
+sort_points(tri_work *w, size_t n, const double *(*coord) (const tri_work *, size_t),
+			tri_key **out)
+{
+	tri_key    *key = malloc((n ? n : 1) * sizeof(tri_key));
+	size_t		i;
+
+	if (key == NULL)
+		return fail_nomem(w);
+	for (i = 0; i < n; i++)
+	{
+		const double *c = coord(w, i);
+
+		key[i].p[0] = c[0];
+		key[i].p[1] = c[1];
+		key[i].id = i;
+	}
+	qsort(key, n, sizeof(tri_key), cmp_key);
+	*out = key;
+	return EXG_OK;
+}
+
+/* ----------------------------------------------------- validation (pass 1) */
+
+/*
+ * Do two active edges that have just become neighbours in the status meet
+ * other than at an endpoint of one of them? A proper crossing or a collinear
+ * overlap is invalid. A contact at an endpoint is an event of the sweep and is
+ * judged there (shared vertices in step 5, a vertex inside an edge split).
  */
 static exg_status
-check_two_rings(tri_work *w, size_t id1, const tri_edge *e1, size_t id2,
-				const tri_edge *e2)
+check_neighbours(tri_work *w, const sw_edge *e, const sw_edge *f)
 {
-	const double *p = pt(w, e1->a),
-			   *q = pt(w, e1->b),
-			   *r = pt(w, e2->a),
-			   *s = pt(w, e2->b);
+	const double *p = e->l,
+			   *q = e->r,
+			   *r = f->l,
+			   *s = f->r;
 	int			o1 = ORIENT(p, q, r),
 				o2 = ORIENT(p, q, s),
 				o3,
 				o4;
-	exg_status	st = EXG_OK;
 
 	if (o1 == o2 && o1 != 0)
 		return EXG_OK;
@@ -452,108 +484,202 @@ check_two_rings(tri_work *w, size_t id1, const tri_edge *e1, size_t id2,
 		return EXG_OK;
 	if (o1 == 0 && o2 == 0)
 	{
-		const double *lo1 = lexcmp(p, q) < 0 ? p : q,
-				   *hi1 = lo1 == p ? q : p,
-				   *lo2 = lexcmp(r, s) < 0 ? r : s,
-				   *hi2 = lo2 == r ? s : r,
-				   *lo = lexcmp(lo1, lo2) > 0 ? lo1 : lo2,
-				   *hi = lexcmp(hi1, hi2) < 0 ? hi1 : hi2;
+		const double *lo = lexcmp(p, r) > 0 ? p : r,
+				   *hi = lexcmp(q, s) < 0 ? q : s;
 
 		if (lexcmp(lo, hi) < 0)
 			return exg_fail(w->err, EXG_ERR_INVALID,
 							"rings %zu and %zu of polygon overlap along a segment near (%.17g %.17g)",
-							w->orig[e1->ring], w->orig[e2->ring], lo[0], lo[1]);
+							w->orig[e->ring], w->orig[f->ring], lo[0], lo[1]);
 		return EXG_OK;
 	}
+	if (o1 * o2 < 0 && o3 * o4 < 0 && e->ring == f->ring)
+		return exg_fail(w->err, EXG_ERR_INVALID,
+						"ring %zu of polygon self-intersects near (%.17g %.17g)",
+						w->orig[e->ring], p[0], p[1]);
 	if (o1 * o2 < 0 && o3 * o4 < 0)
 		return exg_fail(w->err, EXG_ERR_INVALID,
 						"rings %zu and %zu of polygon cross near (%.17g %.17g)",
-						w->orig[e1->ring], w->orig[e2->ring], p[0], p[1]);
-	if (o1 == 0 && strictly_between(p, q, r))
-		st = add_touch(w, id1, e2->a, e1);
-	if (st == EXG_OK && o2 == 0 && strictly_between(p, q, s))
-		st = add_touch(w, id1, e2->b, e1);
-	if (st == EXG_OK && o3 == 0 && strictly_between(r, s, p))
-		st = add_touch(w, id2, e1->a, e2);
-	if (st == EXG_OK && o4 == 0 && strictly_between(r, s, q))
-		st = add_touch(w, id2, e1->b, e2);
-	return st;
+						w->orig[e->ring], w->orig[f->ring], p[0], p[1]);
+	return EXG_OK;
 }
 
-/* Step 2: every pair of edges whose bounding boxes meet, by a sweep on x. */
+static const double *
+vid_coord(const tri_work *w, size_t q)
+{
+	return pt(w, w->vid[q]);
+}
+
+/*
+ * Step 2, a Shamos-Hoey sweep over the ring edges (O(n log n)). If two edges
+ * crossed or overlapped, at the lexicographically first such point they were
+ * neighbours in the status (no event lies between, so nothing separates them)
+ * or it is an event point, where all edges through it are at hand. So the
+ * status stays ordered until the first defect, and the defect is found:
+ * neighbours are checked whenever they become neighbours; at an event, two
+ * edges passing through it cross there, an edge of a ring passing through
+ * that ring's own vertex or two vertices of one ring at the point make the
+ * ring non-simple, and two edges leaving it in one direction overlap. An edge
+ * of another ring through the point is a touch: recorded for step 3 and, for
+ * the rest of the sweep, split there.
+ */
 static exg_status
 check_edges(tri_work *w)
 {
-	size_t		ne = w->nvid;
-	tri_edge   *edge = malloc(ne * sizeof(tri_edge));
-	tri_key    *order = malloc(ne * sizeof(tri_key));
+	sw_list		L = {0};
+	tri_key    *key = NULL;
+	uint32_t   *ringof = malloc((w->nvid ? w->nvid : 1) * sizeof(uint32_t));
+	size_t	   *stamp = calloc(w->nkept ? w->nkept : 1, sizeof(size_t));
+	uint32_t   *rnew = malloc(((size_t) 2 * w->nvid + 1) * sizeof(uint32_t));
 	exg_status	st = EXG_OK;
 	size_t		r,
-				k,
 				i,
-				j;
+				j,
+				q;
 
-	if (edge == NULL || order == NULL)
+	if (ringof == NULL || stamp == NULL || rnew == NULL ||
+		(st = sw_init(w, &L, w->nvid)) != EXG_OK ||
+		(st = sort_points(w, w->nvid, vid_coord, &key)) != EXG_OK)
 	{
-		free(edge);
-		free(order);
-		return fail_nomem(w);
+		if (st == EXG_OK)
+			st = fail_nomem(w);
+		goto done;
 	}
 	for (r = 0; r < w->nkept; r++)
-	{
-		size_t		s = w->rs[r],
-					m = w->rs[r + 1] - s;
-
-		for (k = 0; k < m; k++)
+		for (q = w->rs[r]; q < w->rs[r + 1]; q++)
 		{
-			tri_edge   *e = &edge[s + k];
-			const double *a,
-					   *b;
+			size_t		nq = q + 1 < w->rs[r + 1] ? q + 1 : w->rs[r];
+			sw_edge    *e = &L.e[q];
+			bool		fwd = lexcmp(pt(w, w->vid[q]), pt(w, w->vid[nq])) < 0;
 
-			e->a = w->vid[s + k];
-			e->b = w->vid[s + (k + 1) % m];
+			ringof[q] = (uint32_t) r;
+			e->l = pt(w, w->vid[fwd ? q : nq]);
+			e->r = pt(w, w->vid[fwd ? nq : q]);
+			e->lv = w->vid[fwd ? q : nq];
 			e->ring = (uint32_t) r;
-			e->k = k;
-			a = pt(w, e->a);
-			b = pt(w, e->b);
-			e->lo[0] = a[0] < b[0] ? a[0] : b[0];
-			e->hi[0] = a[0] < b[0] ? b[0] : a[0];
-			e->lo[1] = a[1] < b[1] ? a[1] : b[1];
-			e->hi[1] = a[1] < b[1] ? b[1] : a[1];
-			order[s + k].p[0] = e->lo[0];
-			order[s + k].p[1] = 0;
-			order[s + k].id = s + k;
+			e->id = (uint32_t) q;
+			e->ia = fwd;		/* here: the ring runs from l to r */
 		}
-	}
-	qsort(order, ne, sizeof(tri_key), cmp_key_x);
-	for (i = 0; i < ne && st == EXG_OK; i++)
+	for (i = 0; i < w->nvid && st == EXG_OK; i = j)
 	{
-		size_t		id1 = order[i].id;
-		const tri_edge *e1 = &edge[id1];
+		const double *p = key[i].p;
+		size_t		nleft = 0,
+					nended = 0,
+					nr = 0,
+					t;
+		uint32_t	passing = SW_NIL,
+					below,
+					x;
 
-		for (j = i + 1; j < ne && st == EXG_OK; j++)
+		if (cancelled(w))
 		{
-			size_t		id2 = order[j].id;
-			const tri_edge *e2 = &edge[id2];
-
-			if (e2->lo[0] > e1->hi[0])
-				break;
-			if (cancelled(w))
-				st = exg_fail(w->err, EXG_ERR_INTERRUPTED, "triangulation interrupted");
-			else if (e2->lo[1] > e1->hi[1] || e2->hi[1] < e1->lo[1])
-				continue;
-			else if (e1->ring == e2->ring)
-				st = check_same_ring(w, e1, e2);
-			else
-				st = check_two_rings(w, id1, e1, id2, e2);
+			st = exg_fail(w->err, EXG_ERR_INTERRUPTED, "triangulation interrupted");
+			break;
 		}
+		for (j = i; j < w->nvid && same_pt(key[j].p, p); j++)
+		{
+			size_t		c = key[j].id,
+						rr = ringof[c],
+						pc = c > w->rs[rr] ? c - 1 : w->rs[rr + 1] - 1;
+
+			if (stamp[rr] == i + 1)
+			{
+				st = exg_fail(w->err, EXG_ERR_INVALID,
+							  "ring %zu of polygon touches itself at (%.17g %.17g)",
+							  w->orig[rr], p[0], p[1]);
+				goto done;
+			}
+			stamp[rr] = i + 1;
+			/* the edge leaving c and the edge arriving at c */
+			if (same_pt(L.e[c].l, p))
+				rnew[nr++] = (uint32_t) c;
+			else
+				nleft++;
+			if (same_pt(L.e[pc].l, p))
+				rnew[nr++] = (uint32_t) pc;
+			else
+				nleft++;
+		}
+		sw_search(&L, p);
+		below = L.upd[0];
+		while ((x = sw_after(&L)) != SW_NIL && ORIENT(L.e[x].l, L.e[x].r, p) == 0)
+		{
+			sw_remove_after(&L);
+			if (same_pt(L.e[x].r, p))
+			{
+				nended++;
+				continue;
+			}
+			if (passing != SW_NIL)
+			{
+				st = exg_fail(w->err, EXG_ERR_INVALID,
+							  "rings of polygon cross at (%.17g %.17g)", p[0], p[1]);
+				goto done;
+			}
+			passing = x;
+		}
+		if (nended != nleft)
+		{
+			st = exg_fail(w->err, EXG_ERR_INVALID,
+						  "rings of polygon cross near (%.17g %.17g)", p[0], p[1]);
+			goto done;
+		}
+		if (passing != SW_NIL)
+		{
+			sw_edge    *g = &L.e[passing];
+
+			if (stamp[g->ring] == i + 1)
+			{
+				st = exg_fail(w->err, EXG_ERR_INVALID,
+							  "ring %zu of polygon self-intersects at (%.17g %.17g)",
+							  w->orig[g->ring], p[0], p[1]);
+				goto done;
+			}
+			if ((st = add_touch(w, g->id, w->vid[key[i].id], g->ia)) != EXG_OK)
+				goto done;
+			g->l = pt(w, w->vid[key[i].id]);
+			g->lv = w->vid[key[i].id];
+			rnew[nr++] = passing;
+		}
+		if (nr > 1)
+			qsort_r(rnew, nr, sizeof(uint32_t), cmp_sw_angle, &L);
+		for (t = 0; t + 1 < nr; t++)
+			if (ORIENT(p, L.e[rnew[t]].r, L.e[rnew[t + 1]].r) == 0)
+			{
+				const sw_edge *a = &L.e[rnew[t]],
+						   *b = &L.e[rnew[t + 1]];
+
+				st = a->ring == b->ring ?
+					exg_fail(w->err, EXG_ERR_INVALID,
+							 "ring %zu of polygon has a spike or overlaps itself at (%.17g %.17g)",
+							 w->orig[a->ring], p[0], p[1]) :
+					exg_fail(w->err, EXG_ERR_INVALID,
+							 "rings %zu and %zu of polygon overlap along a segment from (%.17g %.17g)",
+							 w->orig[a->ring], w->orig[b->ring], p[0], p[1]);
+				goto done;
+			}
+		for (t = 0; t < nr; t++)
+			sw_insert(&L, rnew[t]);
+		x = sw_after(&L);
+		if (nr > 0)
+		{
+			if (below != L.head)
+				st = check_neighbours(w, &L.e[below], &L.e[rnew[0]]);
+			if (st == EXG_OK && x != SW_NIL)
+				st = check_neighbours(w, &L.e[rnew[nr - 1]], &L.e[x]);
+		}
+		else if (below != L.head && x != SW_NIL)
+			st = check_neighbours(w, &L.e[below], &L.e[x]);
 	}
-	free(edge);
-	free(order);
+done:
+	free(L.e);
+	free(key);
+	free(ringof);
+	free(stamp);
+	free(rnew);
 	return st;
 }
 
-/* Step 3: insert every recorded touching vertex into its edge, in order. */
 static exg_status
 split_edges(tri_work *w)
 {
@@ -602,8 +728,7 @@ build_nodes(tri_work *w)
 	size_t		r,
 				k;
 
-	/* each hole cycle's bridge adds two nodes */
-	w->node_cap = w->nvid + 2 * w->nkept;
+	w->node_cap = w->nvid;
 	if (w->node_cap > UINT32_MAX)
 		return exg_fail(w->err, EXG_ERR_TOO_LARGE, "polygon has too many vertices to triangulate");
 	w->node = malloc(w->node_cap * sizeof(tri_node));
@@ -625,7 +750,6 @@ build_nodes(tri_work *w)
 			nd->p[1] = pt(w, w->vid[s + k])[1];
 			nd->idx = w->vid[s + k];
 			nd->ring = (uint32_t) r;
-			nd->alive = true;
 			if (lexcmp(nd->p, w->node[s + low].p) < 0)
 				low = k;
 		}
@@ -668,26 +792,30 @@ uf_find(uint32_t *parent, uint32_t x)
 	return x;
 }
 
-/* Does direction d1 - v come before d2 - v counter-clockwise from +x? */
-static bool
-angle_before(const double *v, const double *d1, const double *d2)
+/* Nodes at one point, by the angle of their incoming edge around it (from +x). */
+static int
+cmp_wedge(const void *x, const void *y, void *ctx)
 {
+	const tri_work *w = ctx;
+	const tri_node *a = &w->node[*(const uint32_t *) x],
+			   *b = &w->node[*(const uint32_t *) y];
+	const double *v = a->p,
+			   *d1 = w->node[a->prev].p,
+			   *d2 = w->node[b->prev].p;
 	int			h1 = (d1[1] > v[1] || (d1[1] == v[1] && d1[0] > v[0])) ? 0 : 1,
 				h2 = (d2[1] > v[1] || (d2[1] == v[1] && d2[0] > v[0])) ? 0 : 1;
 
 	if (h1 != h2)
-		return h1 < h2;
-	return ORIENT(v, d1, d2) > 0;
+		return h1 - h2;
+	return -ORIENT(v, d1, d2);
 }
 
 /*
- * Step 5 for one point shared by the nodes g[0..k): check, then relink each
- * node to take the incoming edge of the ring whose outside wedge follows its
- * own counter-clockwise. Afterwards every copy's left wedge is one gap
- * between the outside wedges, i.e. one sector of the polygon's interior.
+ * Step 5 for one point shared by the nodes g[0..k): the outside wedges of
+ * the rings meeting there are disjoint, and the rings join no cycle.
  */
 static exg_status
-relink_point(tri_work *w, uint32_t *g, size_t k, uint32_t *parent, uint32_t *oldprev)
+check_shared_point(tri_work *w, uint32_t *g, size_t k, uint32_t *parent)
 {
 	tri_node   *N = w->node;
 	const double *v = N[g[0]].p;
@@ -695,7 +823,33 @@ relink_point(tri_work *w, uint32_t *g, size_t k, uint32_t *parent, uint32_t *old
 	size_t		i,
 				j;
 
-	for (i = 0; i < k; i++)
+	/*
+	 * Disjoint open sectors sorted by their first ray: each must end before
+	 * the next begins, so (after the sort) neighbours suffice. If two
+	 * overlapped, every sector starting between them would overlap the first.
+	 */
+	if (k > 8)
+	{
+		qsort_r(g, k, sizeof(uint32_t), cmp_wedge, w);
+		for (i = 0; i < k; i++)
+		{
+			const tri_node *m = &N[g[i]],
+					   *n = &N[g[(i + 1) % k]];
+
+			if (m->ring == n->ring)
+				return exg_fail(w->err, EXG_ERR_INVALID,
+								"ring %zu of polygon touches itself at (%.17g %.17g)",
+								w->orig[m->ring], v[0], v[1]);
+			if (sector_contains(v, N[m->prev].p, N[m->next].p, N[n->prev].p) ||
+				sector_contains(v, N[m->prev].p, N[m->next].p, N[n->next].p) ||
+				sector_contains(v, N[n->prev].p, N[n->next].p, N[m->prev].p) ||
+				sector_contains(v, N[n->prev].p, N[n->next].p, N[m->next].p))
+				return exg_fail(w->err, EXG_ERR_INVALID,
+								"rings %zu and %zu of polygon cross or overlap at (%.17g %.17g)",
+								w->orig[m->ring], w->orig[n->ring], v[0], v[1]);
+		}
+	}
+	for (i = 0; i < k && k <= 8; i++)
 		for (j = i + 1; j < k; j++)
 		{
 			const tri_node *m = &N[g[i]],
@@ -726,40 +880,21 @@ relink_point(tri_work *w, uint32_t *g, size_t k, uint32_t *parent, uint32_t *old
 							v[0], v[1]);
 		parent[ri] = root;
 	}
-	/* order the outside wedges by their first edge (insertion sort: k is small) */
-	for (i = 1; i < k; i++)
-	{
-		uint32_t	x = g[i];
-
-		for (j = i; j > 0 && angle_before(v, N[N[x].prev].p, N[N[g[j - 1]].prev].p); j--)
-			g[j] = g[j - 1];
-		g[j] = x;
-	}
-	for (i = 0; i < k; i++)
-		oldprev[i] = N[g[i]].prev;
-	for (i = 0; i < k; i++)
-	{
-		uint32_t	u = oldprev[(i + 1) % k];
-
-		N[g[i]].prev = u;
-		N[u].next = g[i];
-	}
 	return EXG_OK;
 }
 
 static exg_status
-relink_shared_points(tri_work *w)
+check_shared_points(tri_work *w)
 {
 	size_t		n = w->nnode,
 				i,
 				j;
 	tri_key    *key = malloc(n * sizeof(tri_key));
 	uint32_t   *g = malloc(n * sizeof(uint32_t));
-	uint32_t   *oldprev = malloc(n * sizeof(uint32_t));
 	uint32_t   *parent = malloc(w->nkept * sizeof(uint32_t));
 	exg_status	st = EXG_OK;
 
-	if (key == NULL || g == NULL || oldprev == NULL || parent == NULL)
+	if (key == NULL || g == NULL || parent == NULL)
 	{
 		st = fail_nomem(w);
 		goto done;
@@ -783,503 +918,466 @@ relink_shared_points(tri_work *w)
 
 			for (t = i; t < j; t++)
 				g[t - i] = (uint32_t) key[t].id;
-			st = relink_point(w, g, j - i, parent, oldprev);
+			st = check_shared_point(w, g, j - i, parent);
 		}
 	}
 done:
 	free(key);
 	free(g);
-	free(oldprev);
 	free(parent);
 	return st;
 }
 
-/* ---------------------------------------------------------------- bridges */
-
-/* Along the ray from H towards -x, is edge p->p.next hit before edge e->e.next? */
-static bool
-edge_hit_nearer(const tri_work *w, uint32_t ip, uint32_t ie, const double *H)
-{
-	const tri_node *N = w->node;
-	const double *p = N[ip].p,
-			   *q = N[N[ip].next].p,
-			   *e0 = N[ie].p,
-			   *e1 = N[N[ie].next].p;
-	int			a1 = ORIENT(e0, e1, p),
-				a2 = ORIENT(e0, e1, q),
-				b1,
-				b2;
-
-	if (a1 == 0 && a2 == 0)
-		return false;			/* the same segment twice (a bridge) */
-	if ((a1 >= 0 && a2 >= 0) || (a1 <= 0 && a2 <= 0))
-		/* pq's hit is on that side of line e: nearer iff on H's side */
-		return (a1 != 0 ? a1 : a2) == ORIENT(e0, e1, H);
-	b1 = ORIENT(p, q, e0);
-	b2 = ORIENT(p, q, e1);
-	if ((b1 >= 0 && b2 >= 0) || (b1 <= 0 && b2 <= 0))
-		return (b1 != 0 ? b1 : b2) != ORIENT(p, q, H);
-	return false;				/* crossing edges: excluded by validation */
-}
+/* -------------------------------------------------- triangulation (pass 2) */
 
 /*
- * Step 6 for one hole cycle with lowest node hlow: find a vertex R of the
- * merged ring that sees H, splice in the doubled edge H-R.
+ * Step 6, a sweep that triangulates as it goes (the monotone-polygon method
+ * of Garey, Johnson, Preparata and Tarjan, with de Berg et al.'s helpers
+ * folded in). Each edge is directed so that the polygon is on its left, so
+ * an edge pointing to a larger point has the polygon just above it (ia).
+ * Between consecutive active edges lies alternately outside and polygon:
+ * checked whenever two edges become neighbours, which proves the winding
+ * number 0 or 1 everywhere, i.e. that no hole leaves the exterior or lies in
+ * another hole. Each polygon gap (stored on its lower edge) keeps what is
+ * left of it to the left of the sweep line as a chain c0, c1 .. ck of
+ * visited points: c0 is the left end of one of the two gap edges, c1 .. ck
+ * lie in order on the other side (its latest point ck the left end of that
+ * side's edge), and every turn c(i-1), ci, c(i+1) for i >= 1 is reflex or
+ * flat seen from the gap, so no triangle can yet be cut. A point w reaching
+ * the gap on the chain's side cuts the triangles c(k-1), ck, w while they
+ * turn the right way and is pushed; on the other side it sees every ci and
+ * fans them, leaving ck, w. Where two gaps merge at a point v (a merge
+ * vertex) the gap holds both chains, each ending in v, until the next point
+ * w: w sees v (v is the rightmost point of the gap so far), which closes the
+ * chain on w's side by a fan and continues the other. A point inside a gap
+ * (a split vertex) is joined to the gap's latest point ck, which splits the
+ * chain. All this needs only orientation signs. A fan triangle with a zero
+ * sign is dropped: it has no interior, and every non-degenerate triangle is
+ * inside the region, so the union is unchanged (the region is the closure of
+ * its interior). A fan triangle turning the wrong way cannot happen for a
+ * valid polygon and is reported as invalid.
  */
-static exg_status
-bridge_cycle(tri_work *w, uint32_t hlow)
+enum
 {
-	tri_node   *N = w->node;
-	const double *H = N[hlow].p;
-	enum
+	SIDE_NONE = 0, SIDE_LOWER = 1, SIDE_UPPER = 2
+};
+
+typedef struct tri_chain
+{
+	uint32_t	top;
+	uint8_t		side;
+} tri_chain;
+
+static exg_status
+cell_new(tri_work *w, uint32_t node, uint32_t below, uint32_t *out)
+{
+	if (w->ncell == w->cell_cap)
 	{
-		HIT_NONE, HIT_VERTEX, HIT_EDGE
-	}			kind = HIT_NONE;
-	uint32_t	best = 0,
-				R,
-				rpos = UINT32_MAX,
-				hpos = UINT32_MAX,
-				h,
-				r2,
-				h2;
-	size_t		k;
+		size_t		ncap = w->cell_cap ? 2 * w->cell_cap : 64;
+		uint32_t   *nv = realloc(w->cell_v, ncap * sizeof(uint32_t));
 
-	for (k = 0; k < w->nm; k++)
-	{
-		uint32_t	ip = w->mlist[k];
-		const double *p = N[ip].p,
-				   *q = N[N[ip].next].p;
-
-		if (p[1] == H[1] && p[0] < H[0])
-		{
-			if (kind == HIT_NONE ||
-				(kind == HIT_VERTEX && p[0] > N[best].p[0]) ||
-				(kind == HIT_EDGE && ORIENT(N[best].p, N[N[best].next].p, p) ==
-				 ORIENT(N[best].p, N[N[best].next].p, H)))
-			{
-				kind = HIT_VERTEX;
-				best = ip;
-			}
-		}
-		if ((p[1] < H[1] && q[1] > H[1]) || (p[1] > H[1] && q[1] < H[1]))
-		{
-			int			s = ORIENT(p, q, H);
-
-			/* the edge crosses y = H.y left of H iff H is on its right going up */
-			if (s == 0 || (p[1] < q[1] ? s > 0 : s < 0))
-				continue;
-			if (kind == HIT_NONE ||
-				(kind == HIT_VERTEX && ORIENT(p, q, N[best].p) == -s) ||
-				(kind == HIT_EDGE && edge_hit_nearer(w, ip, best, H)))
-			{
-				kind = HIT_EDGE;
-				best = ip;
-			}
-		}
+		if (nv == NULL)
+			return fail_nomem(w);
+		w->cell_v = nv;
+		nv = realloc(w->cell_b, ncap * sizeof(uint32_t));
+		if (nv == NULL)
+			return fail_nomem(w);
+		w->cell_b = nv;
+		w->cell_cap = ncap;
 	}
-	if (kind == HIT_NONE)
-		return exg_fail(w->err, EXG_ERR_INVALID,
-						"ring %zu of polygon is not inside its exterior ring",
-						w->orig[N[hlow].ring]);
-	R = best;
-	if (kind == HIT_EDGE)
-	{
-		/*
-		 * The ray hits edge pq at I, inside the edge. The triangle H, I, M
-		 * (M the end of pq with smaller x) has no boundary point on HI or on
-		 * IM but M; the vertex in it of smallest angle to the ray (nearest on
-		 * ties) therefore sees H: any edge across HR would have to leave
-		 * through HI or IM.
-		 */
-		const double *p = N[best].p,
-				   *q = N[N[best].next].p;
-		uint32_t	M = p[0] <= q[0] ? best : N[best].next;
-		int			sy = N[M].p[1] > H[1] ? 1 : -1,
-					sH = ORIENT(p, q, H),
-					rho = -sy;	/* turn from the ray towards M */
-
-		R = M;
-		for (k = 0; k < w->nm; k++)
-		{
-			const tri_node *c = &N[w->mlist[k]];
-			int			o;
-
-			if (c->p[0] >= H[0] || same_pt(c->p, N[R].p))
-				continue;
-			if (c->p[1] != H[1] && (c->p[1] > H[1] ? 1 : -1) != sy)
-				continue;
-			o = ORIENT(H, N[M].p, c->p);
-			if (o != 0 && o != sy)
-				continue;
-			o = ORIENT(p, q, c->p);
-			if (o != 0 && o != sH)
-				continue;
-			o = ORIENT(H, c->p, N[R].p);
-			if (o == rho || (o == 0 && c->p[0] > N[R].p[0]))
-				R = w->mlist[k];
-		}
-	}
-
-	/* the copy of R whose wedge the bridge leaves into, and likewise for H */
-	for (k = 0; k < w->nm && rpos == UINT32_MAX; k++)
-	{
-		const tri_node *c = &N[w->mlist[k]];
-
-		if (same_pt(c->p, N[R].p) && sector_contains(c->p, N[c->next].p, N[c->prev].p, H))
-			rpos = w->mlist[k];
-	}
-	if (rpos == UINT32_MAX)
-		return exg_fail(w->err, EXG_ERR_INVALID,
-						"ring %zu of polygon is outside the polygon (inside another hole or outside the exterior)",
-						w->orig[N[hlow].ring]);
-	h = hlow;
-	do
-	{
-		if (same_pt(N[h].p, H) && sector_contains(H, N[N[h].next].p, N[N[h].prev].p, N[R].p))
-			hpos = h;
-		h = N[h].next;
-	} while (h != hlow && hpos == UINT32_MAX);
-	if (hpos == UINT32_MAX)
-		return exg_fail(w->err, EXG_ERR_INVALID,
-						"ring %zu of polygon cannot be joined to the exterior",
-						w->orig[N[hlow].ring]);
-
-	/* append the cycle, then R -> H ... H' -> R' */
-	h = hpos;
-	do
-	{
-		w->mlist[w->nm++] = h;
-		h = N[h].next;
-	} while (h != hpos);
-	r2 = (uint32_t) w->nnode++;
-	h2 = (uint32_t) w->nnode++;
-	N[r2] = N[rpos];
-	N[h2] = N[hpos];
-	N[h2].prev = N[hpos].prev;
-	N[N[hpos].prev].next = h2;
-	N[h2].next = r2;
-	N[r2].prev = h2;
-	N[r2].next = N[rpos].next;
-	N[N[rpos].next].prev = r2;
-	N[rpos].next = hpos;
-	N[hpos].prev = rpos;
-	w->mlist[w->nm++] = r2;
-	w->mlist[w->nm++] = h2;
+	if (w->ncell >= UINT32_MAX - 1)
+		return exg_fail(w->err, EXG_ERR_TOO_LARGE, "polygon has too many vertices to triangulate");
+	w->cell_v[w->ncell] = node;
+	w->cell_b[w->ncell] = below;
+	*out = (uint32_t) w->ncell++;
 	return EXG_OK;
 }
 
-/* Step 6: find the cycles, keep the exterior's, bridge the others in order. */
+/* Output triangle a, b, c whose orientation sign is o (non-zero). */
 static exg_status
-merge_cycles(tri_work *w)
+emit(tri_work *w, uint32_t a, uint32_t b, uint32_t c, int o)
+{
+	uint32_t   *t;
+
+	if (w->ntris == w->tris_cap)
+	{
+		size_t		ncap = w->tris_cap ? 2 * w->tris_cap : 64;
+		uint32_t   *nt = realloc(w->tris, 3 * ncap * sizeof(uint32_t));
+
+		if (nt == NULL)
+			return fail_nomem(w);
+		w->tris = nt;
+		w->tris_cap = ncap;
+	}
+	t = &w->tris[3 * w->ntris++];
+	/* counter-clockwise, then the input exterior's orientation */
+	if ((o < 0) != w->ext_cw)
+	{
+		uint32_t	s = b;
+
+		b = c;
+		c = s;
+	}
+	t[0] = w->node[a].idx;
+	t[1] = w->node[b].idx;
+	t[2] = w->node[c].idx;
+	return EXG_OK;
+}
+
+/* Fan w over the whole chain: triangles c(i), c(i+1), w. */
+static exg_status
+chain_fan(tri_work *w, tri_chain ch, uint32_t v)
+{
+	const tri_node *N = w->node;
+	int			want = ch.side == SIDE_LOWER ? 1 : -1;
+	uint32_t	c = ch.top;
+	exg_status	st;
+
+	for (; w->cell_b[c] != SW_NIL; c = w->cell_b[c])
+	{
+		uint32_t	hi = w->cell_v[c],
+					lo = w->cell_v[w->cell_b[c]];
+		int			o = ORIENT(N[lo].p, N[hi].p, N[v].p);
+
+		if (o == 0)
+			continue;
+		if (o != want)
+			return exg_fail(w->err, EXG_ERR_INVALID,
+							"polygon could not be triangulated near (%.17g %.17g) (self-intersecting or otherwise invalid)",
+							N[v].p[0], N[v].p[1]);
+		if ((st = emit(w, lo, hi, v, o)) != EXG_OK)
+			return st;
+	}
+	return EXG_OK;
+}
+
+/* Point v reaches the gap on side s and becomes the latest point of the chain. */
+static exg_status
+chain_add(tri_work *w, tri_chain *ch, uint8_t s, uint32_t v)
+{
+	const tri_node *N = w->node;
+	exg_status	st;
+	uint32_t	c;
+
+	if (w->cell_b[ch->top] != SW_NIL && ch->side != s)
+	{
+		if ((st = chain_fan(w, *ch, v)) != EXG_OK ||
+			(st = cell_new(w, w->cell_v[ch->top], SW_NIL, &c)) != EXG_OK)
+			return st;
+		ch->top = c;
+	}
+	else
+		while (w->cell_b[ch->top] != SW_NIL)
+		{
+			uint32_t	hi = w->cell_v[ch->top],
+						lo = w->cell_v[w->cell_b[ch->top]];
+			int			o = ORIENT(N[lo].p, N[hi].p, N[v].p);
+
+			if (o == 0 || (o > 0) != (s == SIDE_LOWER))
+				break;
+			if ((st = emit(w, lo, hi, v, o)) != EXG_OK)
+				return st;
+			ch->top = w->cell_b[ch->top];
+		}
+	ch->side = s;
+	if ((st = cell_new(w, v, ch->top, &c)) != EXG_OK)
+		return st;
+	ch->top = c;
+	return EXG_OK;
+}
+
+static inline tri_chain
+gap_chain(const sw_edge *e)
+{
+	tri_chain	ch = {e->top, e->side};
+
+	return ch;
+}
+
+static inline void
+gap_set(sw_edge *e, tri_chain ch)
+{
+	e->top = ch.top;
+	e->side = ch.side;
+	e->merged = false;
+}
+
+/* v reaches gap e on side s (the gap goes on). */
+static exg_status
+gap_add(tri_work *w, sw_edge *e, uint8_t s, uint32_t v)
+{
+	tri_chain	ch = gap_chain(e);
+	exg_status	st;
+
+	if (e->merged)
+	{
+		/* chain A (below the merge point) ends on its upper side, B on its lower */
+		tri_chain	a = {e->top, SIDE_UPPER},
+					b = {e->top2, SIDE_LOWER};
+
+		if ((st = chain_fan(w, s == SIDE_LOWER ? a : b, v)) != EXG_OK)
+			return st;
+		ch = s == SIDE_LOWER ? b : a;
+	}
+	if ((st = chain_add(w, &ch, s, v)) != EXG_OK)
+		return st;
+	gap_set(e, ch);
+	return EXG_OK;
+}
+
+/* Both edges of gap e end at v. */
+static exg_status
+gap_close(tri_work *w, const sw_edge *e, uint32_t v)
+{
+	tri_chain	a = gap_chain(e),
+				b = {e->top2, SIDE_LOWER};
+	exg_status	st;
+
+	if (e->merged)
+		a.side = SIDE_UPPER;
+	if ((st = chain_fan(w, a, v)) != EXG_OK)
+		return st;
+	return e->merged ? chain_fan(w, b, v) : EXG_OK;
+}
+
+/* v lies inside gap e, which splits into e (below v) and f (above v). */
+static exg_status
+gap_split(tri_work *w, sw_edge *e, sw_edge *f, uint32_t v)
+{
+	tri_chain	a = gap_chain(e),
+				b,
+				fresh;
+	exg_status	st;
+	uint32_t	c;
+
+	if (e->merged)
+	{
+		a.side = SIDE_UPPER;
+		b.top = e->top2;
+		b.side = SIDE_LOWER;
+		if ((st = chain_add(w, &a, SIDE_UPPER, v)) != EXG_OK ||
+			(st = chain_add(w, &b, SIDE_LOWER, v)) != EXG_OK)
+			return st;
+		gap_set(e, a);
+		gap_set(f, b);
+		return EXG_OK;
+	}
+	/* v sees ck, the latest point of the gap: ck, v starts the far side's chain */
+	if ((st = cell_new(w, w->cell_v[a.top], SW_NIL, &c)) != EXG_OK)
+		return st;
+	fresh.top = c;
+	fresh.side = SIDE_NONE;
+	b = a;
+	if (a.side == SIDE_UPPER)
+	{
+		if ((st = chain_add(w, &a, SIDE_UPPER, v)) != EXG_OK ||
+			(st = chain_add(w, &fresh, SIDE_LOWER, v)) != EXG_OK)
+			return st;
+		gap_set(e, a);
+		gap_set(f, fresh);
+	}
+	else if (a.side == SIDE_LOWER)
+	{
+		if ((st = chain_add(w, &b, SIDE_LOWER, v)) != EXG_OK ||
+			(st = chain_add(w, &fresh, SIDE_UPPER, v)) != EXG_OK)
+			return st;
+		gap_set(e, fresh);
+		gap_set(f, b);
+	}
+	else
+	{
+		/* a single point c0: both new gaps start c0, v */
+		if ((st = chain_add(w, &a, SIDE_UPPER, v)) != EXG_OK ||
+			(st = chain_add(w, &fresh, SIDE_LOWER, v)) != EXG_OK)
+			return st;
+		gap_set(e, a);
+		gap_set(f, fresh);
+	}
+	return EXG_OK;
+}
+
+/* A new gap whose two edges start at v. */
+static exg_status
+gap_start(tri_work *w, sw_edge *e, uint32_t v)
+{
+	tri_chain	ch = {0, SIDE_NONE};
+	exg_status	st;
+
+	if ((st = cell_new(w, v, SW_NIL, &ch.top)) != EXG_OK)
+		return st;
+	gap_set(e, ch);
+	return EXG_OK;
+}
+
+static const double *
+node_coord(const tri_work *w, size_t i)
+{
+	return w->node[i].p;
+}
+
+/* Neighbours in the status must alternate outside / polygon. */
+static exg_status
+check_alternate(tri_work *w, const sw_list *L, uint32_t lo, uint32_t hi, const double *p)
+{
+	bool		lo_ia = lo != L->head && L->e[lo].ia,
+				hi_ia = hi == SW_NIL || L->e[hi].ia;
+
+	if (lo_ia != hi_ia)
+		return EXG_OK;
+	return exg_fail(w->err, EXG_ERR_INVALID,
+					"a hole of polygon is not inside its exterior ring, or inside another hole, near (%.17g %.17g)",
+					p[0], p[1]);
+}
+
+static exg_status
+sweep_triangulate(tri_work *w)
 {
 	tri_node   *N = w->node;
-	bool	   *seen = calloc(w->nnode ? w->nnode : 1, sizeof(bool));
-	tri_cycle  *cyc = malloc(w->nnode * sizeof(tri_cycle));
-	size_t		ncyc = 0,
-				nouter = 0,
-				i,
-				c;
-	exg_status	st = EXG_OK;
+	sw_list		L = {0};
+	tri_key    *key = NULL;
+	uint32_t   *rnew = malloc((2 * w->nnode + 1) * sizeof(uint32_t));
+	uint32_t   *lold = malloc((2 * w->nnode + 1) * sizeof(uint32_t));
+	exg_status	st;
+	size_t		i,
+				j;
 
-	w->mlist = malloc(w->node_cap * sizeof(uint32_t));
-	if (seen == NULL || cyc == NULL || w->mlist == NULL)
+	if (rnew == NULL || lold == NULL)
 	{
 		st = fail_nomem(w);
 		goto done;
 	}
-	w->nm = 0;
+	if ((st = sw_init(w, &L, w->nnode)) != EXG_OK ||
+		(st = sort_points(w, w->nnode, node_coord, &key)) != EXG_OK)
+		goto done;
 	for (i = 0; i < w->nnode; i++)
 	{
-		uint32_t	v = (uint32_t) i,
-					low = v;
-		bool		outer = false;
+		sw_edge    *e = &L.e[i];
+		const double *a = N[i].p,
+				   *b = N[N[i].next].p;
 
-		if (seen[i])
-			continue;
-		do
-		{
-			seen[v] = true;
-			outer |= N[v].ring == 0;
-			if (lexcmp(N[v].p, N[low].p) < 0)
-				low = v;
-			v = N[v].next;
-		} while (v != i);
-		cyc[ncyc].p[0] = N[low].p[0];
-		cyc[ncyc].p[1] = N[low].p[1];
-		cyc[ncyc].low = low;
-		cyc[ncyc].outer = outer;
-		ncyc++;
-		if (outer)
-		{
-			nouter++;
-			v = (uint32_t) i;
-			do
-			{
-				w->mlist[w->nm++] = v;
-				v = N[v].next;
-			} while (v != i);
-		}
+		e->ia = lexcmp(a, b) < 0;
+		e->l = e->ia ? a : b;
+		e->r = e->ia ? b : a;
+		e->lv = (uint32_t) i;
+		e->ring = N[i].ring;
+		e->merged = false;
+		e->side = SIDE_NONE;
 	}
-	if (nouter != 1)
+	for (i = 0; i < w->nnode && st == EXG_OK; i = j)
 	{
-		st = exg_fail(w->err, EXG_ERR_INVALID, "polygon interior is disconnected");
-		goto done;
-	}
-	qsort(cyc, ncyc, sizeof(tri_cycle), cmp_cycle);
-	for (c = 0; c < ncyc && st == EXG_OK; c++)
-	{
-		if (cyc[c].outer)
-			continue;
-		if (cancel_now(w))
-			st = exg_fail(w->err, EXG_ERR_INTERRUPTED, "triangulation interrupted");
-		else
-			st = bridge_cycle(w, cyc[c].low);
-	}
-done:
-	free(seen);
-	free(cyc);
-	return st;
-}
-
-/* ------------------------------------------------------------------ ears */
-
-static int
-cmp_node_x(const void *x, const void *y)
-{
-	const tri_key *a = x;
-	const tri_key *b = y;
-
-	return (a->p[0] > b->p[0]) - (a->p[0] < b->p[0]);
-}
-
-static exg_status
-build_x_index(tri_work *w)
-{
-	tri_key    *key = malloc((w->nm ? w->nm : 1) * sizeof(tri_key));
-	size_t		i;
-
-	w->xs = malloc((w->nm ? w->nm : 1) * sizeof(uint32_t));
-	if (key == NULL || w->xs == NULL)
-	{
-		free(key);
-		return fail_nomem(w);
-	}
-	for (i = 0; i < w->nm; i++)
-	{
-		key[i].p[0] = w->node[w->mlist[i]].p[0];
-		key[i].p[1] = 0;
-		key[i].id = w->mlist[i];
-	}
-	qsort(key, w->nm, sizeof(tri_key), cmp_node_x);
-	for (i = 0; i < w->nm; i++)
-		w->xs[i] = (uint32_t) key[i].id;
-	w->nxs = w->nm;
-	w->ndead = 0;
-	free(key);
-	return EXG_OK;
-}
-
-/* Drop dead nodes from the x index once they are the majority. */
-static void
-kill_node(tri_work *w, uint32_t v)
-{
-	size_t		i,
-				n = 0;
-
-	w->node[v].alive = false;
-	if (++w->ndead * 2 <= w->nxs)
-		return;
-	for (i = 0; i < w->nxs; i++)
-		if (w->node[w->xs[i]].alive)
-			w->xs[n++] = w->xs[i];
-	w->nxs = n;
-	w->ndead = 0;
-}
-
-/*
- * Step 7: may b, between a and c, be clipped?
- *
- * Only vertices that do not turn strictly left need the triangle test: if any
- * vertex other than copies of a, b, c is in the closed triangle, take one, r,
- * farthest from line ac. Nothing of the boundary is in the triangle beyond
- * the parallel to ac through r (no vertex there, an edge could only enter
- * across ab or bc, copies of b are checked), so that side is interior, both
- * edges of r point to the other closed side, and the copy of r whose wedge
- * holds the interior side spans at least 180 degrees: it is not convex.
- */
-static bool
-is_ear(const tri_work *w, uint32_t ia, uint32_t ib, uint32_t ic)
-{
-	const tri_node *N = w->node;
-	const double *a = N[ia].p,
-			   *b = N[ib].p,
-			   *c = N[ic].p;
-	double		minx,
-				maxx,
-				miny,
-				maxy;
-	size_t		lo = 0,
-				hi = w->nxs,
-				k;
-
-	if (ORIENT(a, b, c) <= 0)
-		return false;
-	minx = a[0] < b[0] ? a[0] : b[0];
-	minx = c[0] < minx ? c[0] : minx;
-	maxx = a[0] > b[0] ? a[0] : b[0];
-	maxx = c[0] > maxx ? c[0] : maxx;
-	miny = a[1] < b[1] ? a[1] : b[1];
-	miny = c[1] < miny ? c[1] : miny;
-	maxy = a[1] > b[1] ? a[1] : b[1];
-	maxy = c[1] > maxy ? c[1] : maxy;
-	while (lo < hi)
-	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (N[w->xs[mid]].p[0] < minx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < w->nxs; k++)
-	{
-		uint32_t	ir = w->xs[k];
-		const tri_node *r = &N[ir];
-
-		if (r->p[0] > maxx)
-			break;
-		if (!r->alive || ir == ia || ir == ib || ir == ic ||
-			r->p[1] < miny || r->p[1] > maxy)
-			continue;
-		if (same_pt(r->p, b))
-		{
-			/* another copy of b: its edges must stay out of b's sector (c, a) */
-			const double *d1 = N[r->prev].p,
-					   *d2 = N[r->next].p;
-
-			if ((ORIENT(b, c, d1) > 0 && ORIENT(b, d1, a) > 0) ||
-				(ORIENT(b, c, d2) > 0 && ORIENT(b, d2, a) > 0))
-				return false;
-			continue;
-		}
-		if (r->convex || same_pt(r->p, a) || same_pt(r->p, c))
-			continue;
-		/* most of what is left of the ring lies beyond ac: test that side first */
-		if (ORIENT(c, a, r->p) >= 0 && ORIENT(a, b, r->p) >= 0 && ORIENT(b, c, r->p) >= 0)
-			return false;
-	}
-	return true;
-}
-
-/* Exact sign of the area of the ring through v (GMP; only when stuck). */
-static int
-ring_area_sign(const tri_work *w, uint32_t start)
-{
-	const tri_node *N = w->node;
-	mpq_t		acc,
-				x0,
-				y0,
-				x1,
-				y1;
-	uint32_t	v = start;
-	int			s;
-
-	mpq_inits(acc, x0, y0, x1, y1, NULL);
-	do
-	{
-		uint32_t	u = N[v].next;
-
-		mpq_set_d(x0, N[v].p[0]);
-		mpq_set_d(y0, N[v].p[1]);
-		mpq_set_d(x1, N[u].p[0]);
-		mpq_set_d(y1, N[u].p[1]);
-		mpq_mul(x0, x0, y1);
-		mpq_mul(y0, y0, x1);
-		mpq_add(acc, acc, x0);
-		mpq_sub(acc, acc, y0);
-		v = u;
-	} while (v != start);
-	s = mpq_sgn(acc);
-	mpq_clears(acc, x0, y0, x1, y1, NULL);
-	return s;
-}
-
-static void
-update_convex(tri_work *w, uint32_t v)
-{
-	tri_node   *N = w->node;
-
-	N[v].convex = ORIENT(N[N[v].prev].p, N[v].p, N[N[v].next].p) > 0;
-}
-
-static exg_status
-clip_ears(tri_work *w)
-{
-	tri_node   *N = w->node;
-	size_t		live = w->nm,
-				k;
-	uint32_t	ear,
-				stop;
-	exg_status	st;
-
-	if ((st = build_x_index(w)) != EXG_OK)
-		return st;
-	w->tris = malloc(3 * (w->nm ? w->nm : 1) * sizeof(uint32_t));
-	if (w->tris == NULL)
-		return fail_nomem(w);
-	w->ntris = 0;
-	if (live == 0)
-		return EXG_OK;
-	for (k = 0; k < w->nm; k++)
-		update_convex(w, w->mlist[k]);
-	ear = stop = w->mlist[0];
-	while (live > 2)
-	{
-		uint32_t	a = N[ear].prev,
-					c = N[ear].next;
+		const double *p = key[i].p;
+		uint32_t	v = (uint32_t) key[i].id,
+					below,
+					above,
+					x;
+		size_t		nleft = 0,
+					nr = 0,
+					m = 0,
+					t;
 
 		if (cancelled(w))
-			return exg_fail(w->err, EXG_ERR_INTERRUPTED, "triangulation interrupted");
-		if (same_pt(N[a].p, N[c].p))
 		{
-			/* spike a -> ear -> c: both edges cancel; c is a copy of a */
-			uint32_t	cn = N[c].next;
-
-			N[a].next = cn;
-			N[cn].prev = a;
-			kill_node(w, ear);
-			kill_node(w, c);
-			live -= 2;
-			update_convex(w, a);
-			ear = stop = a;
-			continue;
-		}
-		if (is_ear(w, a, ear, c))
-		{
-			uint32_t   *t = &w->tris[3 * w->ntris++];
-
-			t[0] = N[a].idx;
-			t[1] = w->ext_cw ? N[c].idx : N[ear].idx;
-			t[2] = w->ext_cw ? N[ear].idx : N[c].idx;
-			N[a].next = c;
-			N[c].prev = a;
-			kill_node(w, ear);
-			live--;
-			update_convex(w, a);
-			update_convex(w, c);
-			ear = stop = c;
-			continue;
-		}
-		ear = c;
-		if (ear == stop)
-		{
-			if (ring_area_sign(w, ear) != 0)
-				return exg_fail(w->err, EXG_ERR_INVALID,
-								"polygon could not be triangulated (self-intersecting or otherwise invalid)");
+			st = exg_fail(w->err, EXG_ERR_INTERRUPTED, "triangulation interrupted");
 			break;
 		}
+		for (j = i; j < w->nnode && same_pt(key[j].p, p); j++)
+		{
+			uint32_t	c = (uint32_t) key[j].id;
+
+			if (same_pt(L.e[c].l, p))
+				rnew[nr++] = c;
+			else
+				nleft++;
+			if (same_pt(L.e[N[c].prev].l, p))
+				rnew[nr++] = N[c].prev;
+			else
+				nleft++;
+		}
+		sw_search(&L, p);
+		below = L.upd[0];
+		while ((x = sw_after(&L)) != SW_NIL && ORIENT(L.e[x].l, L.e[x].r, p) == 0)
+		{
+			if (!same_pt(L.e[x].r, p))
+				break;
+			sw_remove_after(&L);
+			lold[m++] = x;
+		}
+		if (m != nleft)
+		{
+			st = exg_fail(w->err, EXG_ERR_INVALID,
+						  "polygon could not be triangulated near (%.17g %.17g) (self-intersecting or otherwise invalid)",
+						  p[0], p[1]);
+			break;
+		}
+		if (nr > 1)
+			qsort_r(rnew, nr, sizeof(uint32_t), cmp_sw_angle, &L);
+		for (t = 0; t < nr; t++)
+			sw_insert(&L, rnew[t]);
+		above = sw_after(&L);
+		/* the new neighbours alternate (the old ones did) */
+		if (nr == 0)
+			st = check_alternate(w, &L, below, above, p);
+		else
+		{
+			st = check_alternate(w, &L, below, rnew[0], p);
+			for (t = 0; st == EXG_OK && t + 1 < nr; t++)
+				st = check_alternate(w, &L, rnew[t], rnew[t + 1], p);
+			if (st == EXG_OK)
+				st = check_alternate(w, &L, rnew[nr - 1], above, p);
+		}
+		if (st != EXG_OK)
+			break;
+
+		/* gaps between edges ending at p close there */
+		for (t = 0; t + 1 < m && st == EXG_OK; t++)
+			if (L.e[lold[t]].ia)
+				st = gap_close(w, &L.e[lold[t]], v);
+		/* gaps between edges starting at p open there */
+		for (t = 0; t + 1 < nr && st == EXG_OK; t++)
+			if (L.e[rnew[t]].ia)
+				st = gap_start(w, &L.e[rnew[t]], v);
+		if (st != EXG_OK)
+			break;
+		if (m > 0 && nr > 0)
+		{
+			/* the gaps below and above p go on, p on their upper / lower side */
+			if (below != L.head && L.e[below].ia)
+				st = gap_add(w, &L.e[below], SIDE_UPPER, v);
+			if (st == EXG_OK && L.e[lold[m - 1]].ia)
+			{
+				sw_edge    *from = &L.e[lold[m - 1]],
+						   *to = &L.e[rnew[nr - 1]];
+
+				to->top = from->top;
+				to->top2 = from->top2;
+				to->side = from->side;
+				to->merged = from->merged;
+				st = gap_add(w, to, SIDE_LOWER, v);
+			}
+		}
+		else if (m > 0)
+		{
+			/* a merge: both chains end at p until the next point of the gap */
+			sw_edge    *e = &L.e[below],
+					   *f = &L.e[lold[m - 1]];
+
+			if (below != L.head && e->ia &&
+				(st = gap_add(w, e, SIDE_UPPER, v)) == EXG_OK &&
+				(st = gap_add(w, f, SIDE_LOWER, v)) == EXG_OK)
+			{
+				e->top2 = f->top;
+				e->merged = true;
+			}
+		}
+		else if (below != L.head && L.e[below].ia)
+			st = gap_split(w, &L.e[below], &L.e[rnew[nr - 1]], v);
 	}
-	return EXG_OK;
+done:
+	free(L.e);
+	free(key);
+	free(rnew);
+	free(lold);
+	return st;
 }
 
 /* ------------------------------------------------------------------- API */
@@ -1292,8 +1390,8 @@ work_free(tri_work *w)
 	free(w->orig);
 	free(w->touch);
 	free(w->node);
-	free(w->mlist);
-	free(w->xs);
+	free(w->cell_v);
+	free(w->cell_b);
 	free(w->tris);
 }
 
@@ -1308,10 +1406,9 @@ triangulate(tri_work *w, const size_t *ring_start, size_t nrings)
 	if ((st = check_edges(w)) != EXG_OK ||
 		(st = split_edges(w)) != EXG_OK ||
 		(st = build_nodes(w)) != EXG_OK ||
-		(st = relink_shared_points(w)) != EXG_OK ||
-		(st = merge_cycles(w)) != EXG_OK)
+		(st = check_shared_points(w)) != EXG_OK)
 		return st;
-	return clip_ears(w);
+	return sweep_triangulate(w);
 }
 
 exg_status
@@ -1358,3 +1455,4 @@ exg_triangulate_polygon(const double *xy, size_t nverts,
 	work_free(&w);
 	return st;
 }
+

@@ -2,9 +2,9 @@
  * triangulate.h — exact triangulation of a polygon with holes in the plane.
  *
  * Used to turn POLYGON faces (of polygons and polyhedral surfaces) into
- * triangles for the 3D predicates: the caller projects a planar face onto a
- * coordinate plane in which it keeps its area, triangulates there and lifts
- * the vertex indices back to 3D.
+ * triangles for every predicate: in 3D the caller projects a planar face onto
+ * a coordinate plane in which it keeps its area, triangulates there and lifts
+ * the vertex indices back; in 2D it triangulates the xy projection.
  */
 #ifndef EXG_TRIANGULATE_H
 #define EXG_TRIANGULATE_H
@@ -33,9 +33,14 @@ extern "C" {
  *   - no output triangle is degenerate (zero area);
  *   - duplicate consecutive vertices and collinear vertices are tolerated.
  * A polygon whose exterior ring has zero area gives EXG_OK with *ntris_out = 0
- * (the caller then uses its boundary, which is then its whole point set).
- * A self-intersecting ring or a hole crossing the exterior gives
- * EXG_ERR_INVALID with a message; allocation failure gives EXG_ERR_NOMEM.
+ * (the caller then uses its rings' linework, which is then its whole point
+ * set); a hole of it that bounds area is invalid. Otherwise an invalid
+ * polygon (see triangulate.c: a ring not simple, a hole that bounds no area,
+ * crosses or leaves the exterior or lies in another hole, rings overlapping
+ * along a segment, a disconnected interior) gives EXG_ERR_INVALID with a
+ * message. This is the one validity rule of every form of every function.
+ * O(n log n) time for n vertices; allocation failure gives EXG_ERR_NOMEM,
+ * a cancel EXG_ERR_INTERRUPTED.
  */
 exg_status	exg_triangulate_polygon(const double *xy, size_t nverts,
 									const size_t *ring_start, size_t nrings,

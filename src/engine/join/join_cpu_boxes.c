@@ -7,6 +7,7 @@
  * intersecting pairs reach the calling thread, which collects them.
  */
 #include "join_internal.h"
+#include "join_cpu_pair.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ typedef struct exact_filter
 			   *B;
 	const exg_prim *pa,
 			   *pb;
+	const exg_plane_static *qa,
+			   *qb;
 	uint64_t	candidates;		/* pairs tested (atomic) */
 	int			canceled;
 } exact_filter;
@@ -49,7 +52,8 @@ keep_intersecting(void *arg, exg_pair *pairs, size_t n)
 			exg_flag_set(&f->canceled);
 			break;
 		}
-		if (exg_join_pair_meets(f->A, &f->pa[pairs[i].a], f->B, &f->pb[pairs[i].b]))
+		if (exg_join_cpu_pair_meets(f->A, &f->pa[pairs[i].a], &f->qa[pairs[i].a],
+									f->B, &f->pb[pairs[i].b], &f->qb[pairs[i].b]))
 			pairs[m++] = pairs[i];
 	}
 	exg_round_restore(saved);
@@ -79,19 +83,23 @@ exg_join_cpu_boxes(const exg_prim_set *A, const exg_prim_set *B, const exg_join_
 			   *pb = NULL;
 	double	   *ba = NULL,
 			   *bb = NULL;
+	exg_plane_static *qa = NULL,
+			   *qb = NULL;
 	exg_pair_buffer hits = {0};
-	exact_filter f = {A, B, NULL, NULL, 0, 0};
+	exact_filter f = {A, B, NULL, NULL, NULL, NULL, 0, 0};
 	exg_join_stats bst = {0};
 	exg_round_state mode;
 	uint64_t	t = exg_now_ns();
 	exg_status	st;
 
-	if ((st = exg_join_classify_all(A, threads, &pa, &ba, err)) != EXG_OK ||
-		(st = exg_join_classify_all(B, threads, &pb, &bb, err)) != EXG_OK)
+	if ((st = exg_join_classify_all(A, threads, &pa, &ba, &qa, err)) != EXG_OK ||
+		(st = exg_join_classify_all(B, threads, &pb, &bb, &qb, err)) != EXG_OK)
 		goto done;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t;
 	f.pa = pa;
 	f.pb = pb;
+	f.qa = qa;
+	f.qb = qb;
 
 	/* the box join's cells in round-to-nearest, without FTZ/DAZ (box_join.h) */
 	{
@@ -118,7 +126,7 @@ exg_join_cpu_boxes(const exg_prim_set *A, const exg_prim_set *B, const exg_join_
 		goto done;
 
 	t = exg_now_ns();
-	*npairs_out = exg_pairs_sort_unique(hits.p, hits.n);
+	*npairs_out = exg_pairs_sort_unique_threads(hits.p, hits.n, threads);
 	*pairs_out = hits.p ? hits.p : malloc(sizeof(exg_pair));
 	hits.p = NULL;
 	if (*pairs_out == NULL)
@@ -131,5 +139,7 @@ done:
 	free(pb);
 	free(ba);
 	free(bb);
+	free(qa);
+	free(qb);
 	return st;
 }

@@ -91,15 +91,22 @@ exg_status	exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B,
 /* Sort pairs by (a, b) and drop repeats; returns the new count. */
 size_t		exg_pairs_sort_unique(exg_pair *pairs, size_t n);
 
+/* The same on `threads` worker threads (0: all), as a join's worker_threads. */
+size_t		exg_pairs_sort_unique_threads(exg_pair *pairs, size_t n, int threads);
+
 /* ---- the CPU back-ends, called by join.c ---- */
 
 /*
  * exg_join_classify for every primitive of S on the worker pool (join_cpu.c):
- * *prims and *boxes (6 doubles each: low corner, high corner) are malloc'ed, and the
- * caller frees them also on failure.
+ * *prims and *boxes (6 doubles each: low corner, high corner) are malloc'ed,
+ * and so is *planes when planes is not NULL (each triangle's plane for the
+ * static filter, join_cpu_pair.h; unset for other kinds); the caller frees
+ * them also on failure.
  */
+struct exg_plane_static;
 exg_status	exg_join_classify_all(const exg_prim_set *S, int threads, exg_prim **prims,
-								  double **boxes, exg_error *err);
+								  double **boxes, struct exg_plane_static **planes,
+								  exg_error *err);
 
 /* The CPU join with every pair sharing a cell as a candidate (join_cpu.c). */
 exg_status	exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B,

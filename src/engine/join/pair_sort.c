@@ -43,9 +43,9 @@ key_byte(const exg_pair *p, int d)
  * keeps the pass stable), and every thread moves its slice.
  */
 static bool
-radix_sort(exg_pair *pairs, size_t n)
+radix_sort(exg_pair *pairs, size_t n, int threads)
 {
-	int			parts = exg_threads(0);
+	int			parts = exg_threads(threads);
 	size_t	   *count;
 	size_t		total[8][256] = {{0}};
 	exg_pair   *tmp = malloc(n * sizeof(exg_pair));
@@ -126,11 +126,17 @@ radix_sort(exg_pair *pairs, size_t n)
 size_t
 exg_pairs_sort_unique(exg_pair *pairs, size_t n)
 {
+	return exg_pairs_sort_unique_threads(pairs, n, 0);
+}
+
+size_t
+exg_pairs_sort_unique_threads(exg_pair *pairs, size_t n, int threads)
+{
 	size_t		m = 0;
 
 	if (n == 0)
 		return 0;
-	if (n < RADIX_MIN || !radix_sort(pairs, n))
+	if (n < RADIX_MIN || !radix_sort(pairs, n, threads))
 		qsort(pairs, n, sizeof(exg_pair), pair_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || pairs[i].a != pairs[m - 1].a || pairs[i].b != pairs[m - 1].b)

@@ -48,6 +48,8 @@ exg_status_name(exg_status st)
 			return "device error";
 		case EXG_ERR_ARGUMENT:
 			return "bad argument";
+		case EXG_ERR_NOT_SOLID:
+			return "not a solid";
 	}
 	return "unknown status";
 }

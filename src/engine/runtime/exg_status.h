@@ -26,7 +26,9 @@ typedef enum exg_status
 	EXG_ERR_TOO_LARGE,		/* counts beyond what the engine indexes */
 	EXG_ERR_INTERRUPTED,	/* the caller's cancel callback said stop */
 	EXG_ERR_DEVICE,			/* GPU runtime failure */
-	EXG_ERR_ARGUMENT		/* caller passed something inconsistent */
+	EXG_ERR_ARGUMENT,		/* caller passed something inconsistent */
+	EXG_ERR_NOT_SOLID		/* a body that bounds no volume: open, not
+							 * consistently oriented, inside-out */
 } exg_status;
 
 #define EXG_ERROR_MESSAGE_LEN 256

@@ -17,7 +17,7 @@ extern "C" {
 typedef struct exg_counters
 {
 	uint64_t	orient_evals;		/* orientation predicates evaluated on the CPU */
-	uint64_t	orient_filtered;	/* ... decided by the double interval filter */
+	uint64_t	orient_filtered;	/* ... decided by a filter (static or double intervals) */
 	uint64_t	orient_exact;		/* ... sent to GMP */
 	uint64_t	exact_ns;			/* nanoseconds spent in GMP */
 	uint64_t	pair_tests;			/* primitive pair tests (bounding boxes passed) */

@@ -19,6 +19,7 @@
 
 #include "bvh.h"
 #include "cancel.h"
+#include "predicates.h"
 #include "predicates_cpu.h"
 #include "solid.h"
 
@@ -301,32 +302,45 @@ locate_rational(const exg_view *v, qwork *w, const qpt *m, exg_location *loc, ex
 
 /* ---- contacts along one segment ---- */
 
+/*
+ * A contact is "simple" when the segment crosses one triangle's open
+ * interior transversally there and nothing else of the surface passes
+ * through the point: the point is on a face, and the ray parity flips
+ * across it, so neither needs rational arithmetic.
+ */
+typedef struct contact
+{
+	mpq_t		t;
+	int			simple;
+} contact;
+
 typedef struct contacts
 {
-	mpq_t	   *t;
+	contact    *c;
 	size_t		n;
 	size_t		cap;
 } contacts;
 
 static void
-contacts_add(contacts *c, const mpq_t t)
+contacts_add(contacts *c, const mpq_t t, int simple)
 {
 	if (c->n == c->cap)
 	{
 		size_t		k;
 
 		c->cap = c->cap ? 2 * c->cap : 16;
-		c->t = realloc(c->t, sizeof(mpq_t) * c->cap);
+		c->c = realloc(c->c, sizeof(contact) * c->cap);
 		for (k = c->n; k < c->cap; k++)
-			mpq_init(c->t[k]);
+			mpq_init(c->c[k].t);
 	}
-	mpq_set(c->t[c->n++], t);
+	mpq_set(c->c[c->n].t, t);
+	c->c[c->n++].simple = simple;
 }
 
 static int
-cmp_q(const void *x, const void *y)
+cmp_contact(const void *x, const void *y)
 {
-	return mpq_cmp(*(const mpq_t *) x, *(const mpq_t *) y);
+	return mpq_cmp(((const contact *) x)->t, ((const contact *) y)->t);
 }
 
 typedef struct segment_ctx
@@ -373,9 +387,19 @@ visit_segment(void *ctx, uint32_t tri)
 	if (mpq_sgn(t[12]) != 0 || mpq_sgn(t[13]) != 0)
 	{
 		/* one crossing point: t = O(p) / (O(p) - O(q)) */
+		int			simple = mpq_sgn(t[12]) * mpq_sgn(t[13]) < 0;
+
+		if (simple)
+		{
+			/* through the open triangle: the line's sides of its three edges agree */
+			int			e0 = exg_orient3d(sc->p, sc->q, a, b);
+
+			simple = e0 != 0 && exg_orient3d(sc->p, sc->q, b, c) == e0 &&
+				exg_orient3d(sc->p, sc->q, c, a) == e0;
+		}
 		mpq_sub(t[14], t[12], t[13]);
 		mpq_div(t[15], t[12], t[14]);
-		contacts_add(sc->out, t[15]);
+		contacts_add(sc->out, t[15], simple);
 		return 0;
 	}
 	else
@@ -412,80 +436,309 @@ visit_segment(void *ctx, uint32_t tri)
 			else if (mpq_cmp(bound, hi) < 0)
 				mpq_set(hi, bound);
 		}
-		contacts_add(sc->out, lo);
-		contacts_add(sc->out, hi);
+		contacts_add(sc->out, lo, 0);
+		contacts_add(sc->out, hi, 0);
 		mpq_clears(lo, hi, f0, f1, bound, NULL);
 	}
 	return 0;
 }
 
+/* ---- contact kinds ---- */
+
+#define MAX_PLANES 3
+
+typedef struct contact_ctx
+{
+	const exg_prims *prims;
+	qwork	   *w;
+	const qpt  *m;
+	const double *plane[MAX_PLANES][3];	/* a triangle of each distinct plane */
+	int			nplanes;
+} contact_ctx;
+
+/* A triangle the point lies on: count its plane if it is a new one. */
+static int
+visit_contact(void *ctx, uint32_t t)
+{
+	contact_ctx *cc = ctx;
+	const exg_prim *pr = &cc->prims->prims[t];
+	const double *x = cc->prims->xyz;
+	qwork	   *w = cc->w;
+	int			i = (pr->k + 1) % 3,
+				j = (pr->k + 2) % 3,
+				p;
+	const double *a,
+			   *b,
+			   *c;
+
+	if (pr->kind != EXG_SIMPLEX_TRIANGLE)
+		return 0;
+	a = &x[3 * pr->v[0]];
+	b = &x[3 * pr->v[1]];
+	c = &x[3 * pr->v[2]];
+	qpt_set_d(&w->a, a);
+	qpt_set_d(&w->b, b);
+	qpt_set_d(&w->c, c);
+	if (orient3d_sign(w, &w->a, &w->b, &w->c, cc->m) != 0)
+		return 0;
+	orient2d_value(w, &w->a, &w->b, cc->m, i, j, w->t[12]);
+	orient2d_value(w, &w->b, &w->c, cc->m, i, j, w->t[13]);
+	orient2d_value(w, &w->c, &w->a, cc->m, i, j, w->t[14]);
+	if (mpq_sgn(w->t[12]) * pr->s < 0 || mpq_sgn(w->t[13]) * pr->s < 0 ||
+		mpq_sgn(w->t[14]) * pr->s < 0)
+		return 0;
+	/* the planes are those of input triangles: exact orientations of doubles */
+	for (p = 0; p < cc->nplanes; p++)
+	{
+		const double *const *q = cc->plane[p];
+
+		if (exg_orient3d(q[0], q[1], q[2], a) == 0 && exg_orient3d(q[0], q[1], q[2], b) == 0 &&
+			exg_orient3d(q[0], q[1], q[2], c) == 0)
+			return 0;
+	}
+	cc->plane[cc->nplanes][0] = a;
+	cc->plane[cc->nplanes][1] = b;
+	cc->plane[cc->nplanes][2] = c;
+	return ++cc->nplanes == MAX_PLANES;
+}
+
+/* Face, edge or vertex: how many planes of the surface meet at m (on it). */
+static exg_contact
+classify_contact(const exg_view *v, qwork *w, const qpt *m)
+{
+	contact_ctx cc = {&v->prims, w, m, {{NULL}}, 0};
+	double		box[6];
+	int			i;
+
+	for (i = 0; i < 3; i++)
+	{
+		double		mb = mpq_get_d(m->c[i]);
+
+		box[i] = nextafter(mb, -INFINITY);
+		box[3 + i] = nextafter(mb, INFINITY);
+	}
+	exg_view_query(v, box, visit_contact, &cc);
+	return cc.nplanes >= 3 ? EXG_CONTACT_VERTEX
+		: cc.nplanes == 2 ? EXG_CONTACT_EDGE : EXG_CONTACT_FACE;
+}
+
 /* ---- the walk along the hole ---- */
 
-typedef struct run_state
+void
+exg_intercept_set_free(exg_intercept_set *s)
 {
-	bool		open;
-	double		from;
-	double		last;
-	double	   *out;
-	size_t		n;
-	size_t		cap;
-} run_state;
+	free(s->iv);
+	free(s->xyzm);
+	memset(s, 0, sizeof(*s));
+}
 
-static void
-run_visit(run_state *rs, bool in, double from, double to)
+static bool
+push_vertex(exg_intercept_set *s, const double *p, double depth)
 {
-	if (in)
+	if (s->nv == s->vcap)
 	{
-		if (!rs->open)
-		{
-			rs->open = true;
-			rs->from = from;
-		}
-		rs->last = to;
+		size_t		cap = s->vcap ? 2 * s->vcap : 16;
+		double	   *grown = realloc(s->xyzm, sizeof(double) * 4 * cap);
+
+		if (grown == NULL)
+			return false;
+		s->xyzm = grown;
+		s->vcap = cap;
+	}
+	memcpy(&s->xyzm[4 * s->nv], p, 3 * sizeof(double));
+	s->xyzm[4 * s->nv + 3] = depth;
+	s->nv++;
+	return true;
+}
+
+static bool
+push_intercept(exg_intercept_set *s, const exg_intercept *iv)
+{
+	if (s->n == s->cap)
+	{
+		size_t		cap = s->cap ? 2 * s->cap : 8;
+		exg_intercept *grown = realloc(s->iv, sizeof(exg_intercept) * cap);
+
+		if (grown == NULL)
+			return false;
+		s->iv = grown;
+		s->cap = cap;
+	}
+	s->iv[s->n++] = *iv;
+	return true;
+}
+
+/*
+ * The walk visits, in order along the hole, every contact point and every
+ * open piece between two, each with its location; a run of places not
+ * outside is one intercept. A run opens at a point (a piece inside has a
+ * contact or an inside vertex before it) and closes at the last point
+ * before a place outside, or at the hole's end.
+ */
+typedef struct walk
+{
+	const exg_view *v;
+	const double *xyz;
+	qwork	   *w;
+	exg_intercept_set *out;
+	bool		open;
+	bool		any_inside;
+	bool		any_piece;
+	exg_intercept cur;
+	/* the last point visited: segment, parameter, depth, location */
+	size_t		seg;
+	mpq_t		t;
+	double		depth;
+	exg_location loc;
+	bool		face;			/* a simple contact: on a face */
+	bool		pushed;			/* already the piece's last vertex */
+	bool		nomem;
+} walk;
+
+/* The point at parameter t of segment seg: exactly into m, rounded into d. */
+static void
+point_at(walk *wk, size_t seg, const mpq_t t, qpt *m, double *d, mpq_t tmp)
+{
+	const double *p = &wk->xyz[3 * seg],
+			   *q = &wk->xyz[3 * seg + 3];
+
+	if (mpq_sgn(t) == 0 || mpq_cmp_ui(t, 1, 1) == 0)
+	{
+		const double *x = mpq_sgn(t) == 0 ? p : q;
+
+		qpt_set_d(m, x);
+		memcpy(d, x, 3 * sizeof(double));
 		return;
 	}
-	if (rs->open)
+	for (int c = 0; c < 3; c++)
 	{
-		if (rs->n == rs->cap)
-		{
-			rs->cap = rs->cap ? 2 * rs->cap : 8;
-			rs->out = realloc(rs->out, sizeof(double) * 2 * rs->cap);
-		}
-		rs->out[2 * rs->n] = rs->from;
-		rs->out[2 * rs->n + 1] = rs->last;
-		rs->n++;
-		rs->open = false;
+		mpq_set_d(tmp, p[c]);
+		mpq_set_d(m->c[c], q[c]);
+		mpq_sub(m->c[c], m->c[c], tmp);
+		mpq_mul(m->c[c], m->c[c], t);
+		mpq_add(m->c[c], m->c[c], tmp);
+		d[c] = nearest_double(m->c[c], tmp);
 	}
 }
 
+static void
+walk_close(walk *wk, mpq_t tmp)
+{
+	if (!wk->open)
+		return;
+	wk->open = false;
+	wk->cur.to = wk->depth;
+	point_at(wk, wk->seg, wk->t, &wk->w->d, wk->cur.exit, tmp);
+	wk->cur.exit_contact = wk->loc == EXG_LOC_INSIDE ? EXG_CONTACT_END
+		: wk->face ? EXG_CONTACT_FACE : classify_contact(wk->v, wk->w, &wk->w->d);
+	if (!wk->pushed && !push_vertex(wk->out, wk->cur.exit, wk->depth))
+		wk->nomem = true;
+	wk->cur.kind = wk->any_inside ? EXG_INTERCEPT_THROUGH
+		: wk->any_piece ? EXG_INTERCEPT_ALONG : EXG_INTERCEPT_GRAZING;
+	wk->cur.nvertices = wk->out->nv - wk->cur.first_vertex;
+	if (!push_intercept(wk->out, &wk->cur))
+		wk->nomem = true;
+}
+
+/* A point of the hole: a contact (on the surface) or a vertex. */
+static void
+walk_point(walk *wk, size_t seg, const mpq_t t, double depth, exg_location loc, bool face,
+		   mpq_t tmp)
+{
+	bool		vertex = mpq_sgn(t) == 0 || mpq_cmp_ui(t, 1, 1) == 0;
+
+	if (loc == EXG_LOC_OUTSIDE)
+	{
+		walk_close(wk, tmp);
+		return;
+	}
+	wk->seg = seg;
+	mpq_set(wk->t, t);
+	wk->depth = depth;
+	wk->loc = loc;
+	wk->face = face;
+	wk->pushed = false;
+	if (!wk->open)
+	{
+		memset(&wk->cur, 0, sizeof(wk->cur));
+		wk->open = true;
+		wk->any_inside = false;
+		wk->any_piece = false;
+		wk->cur.from = depth;
+		point_at(wk, seg, t, &wk->w->d, wk->cur.entry, tmp);
+		wk->cur.entry_contact = loc == EXG_LOC_INSIDE ? EXG_CONTACT_START
+			: face ? EXG_CONTACT_FACE : classify_contact(wk->v, wk->w, &wk->w->d);
+		wk->cur.first_vertex = wk->out->nv;
+		if (!push_vertex(wk->out, wk->cur.entry, depth))
+			wk->nomem = true;
+		wk->pushed = true;
+	}
+	else if (vertex)
+	{
+		if (!push_vertex(wk->out, &wk->xyz[3 * seg + (mpq_sgn(t) == 0 ? 0 : 3)], depth))
+			wk->nomem = true;
+		wk->pushed = true;
+	}
+	wk->any_inside |= loc == EXG_LOC_INSIDE;
+}
+
+/* An open piece between two points: wholly inside, outside or on the surface. */
+static void
+walk_piece(walk *wk, exg_location loc, mpq_t tmp)
+{
+	if (loc == EXG_LOC_OUTSIDE)
+	{
+		walk_close(wk, tmp);
+		return;
+	}
+	wk->any_piece = true;
+	wk->any_inside |= loc == EXG_LOC_INSIDE;
+}
+
 exg_status
-exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_t *nout,
-			   exg_error *err)
+exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercept_set *out,
+					  exg_error *err)
 {
 	const exg_view *v;
 	exg_status	st;
 	bool		closed;
 	qwork		w;
 	contacts	con = {NULL, 0, 0};
-	run_state	rs = {false, 0, 0, NULL, 0, 0};
+	walk		wk;
 	double		depth = 0;
+	exg_location loc_p = EXG_LOC_OUTSIDE,
+				loc_q,
+				prev;
 	size_t		i,
 				k;
 	mpq_t		mid,
 				tmp;
 
-	*out = NULL;
-	*nout = 0;
 	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
 	if (!closed)
-		return exg_fail(err, EXG_ERR_INVALID,
+		return exg_fail(err, EXG_ERR_NOT_SOLID,
 						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
+	if (n == 0)
+		return EXG_OK;
 	qwork_init(&w);
 	mpq_inits(mid, tmp, NULL);
+	memset(&wk, 0, sizeof(wk));
+	wk.v = v;
+	wk.xyz = xyz;
+	wk.w = &w;
+	wk.out = out;
+	mpq_init(wk.t);
 
-	for (i = 0; i + 1 < n && st == EXG_OK; i++)
+	/* the hole's vertices are doubles: located by the filtered double path */
+	st = exg_solid_locate(g, xyz, &loc_p, err);
+	if (st == EXG_OK)
+	{
+		mpq_set_ui(tmp, 0, 1);
+		walk_point(&wk, 0, tmp, 0, loc_p, false, mid);
+	}
+	for (i = 0; i + 1 < n && st == EXG_OK && !wk.nomem; i++)
 	{
 		const double *p = &xyz[3 * i],
 				   *q = &xyz[3 * (i + 1)];
@@ -493,7 +746,6 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 							   (q[2] - p[2]) * (q[2] - p[2]));
 		segment_ctx sc;
 		double		sbox[6];
-		exg_location loc;
 		size_t		m;
 
 		if (exg_cancel_requested())
@@ -501,6 +753,8 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 			st = exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
 			break;
 		}
+		if ((st = exg_solid_locate(g, q, &loc_q, err)) != EXG_OK)
+			break;
 		for (k = 0; k < 3; k++)
 		{
 			sbox[k] = p[k] < q[k] ? p[k] : q[k];
@@ -509,9 +763,9 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 		/* contacts in (0, 1), plus both ends */
 		con.n = 0;
 		mpq_set_ui(tmp, 0, 1);
-		contacts_add(&con, tmp);
+		contacts_add(&con, tmp, 0);
 		mpq_set_ui(tmp, 1, 1);
-		contacts_add(&con, tmp);
+		contacts_add(&con, tmp, 0);
 		sc.prims = &v->prims;
 		sc.p = p;
 		sc.q = q;
@@ -521,45 +775,48 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 		qpt_init(&sc.qq);
 		qpt_set_d(&sc.pq, p);
 		qpt_set_d(&sc.qq, q);
-		exg_view_query(v, sbox, visit_segment, &sc);
-		qsort(con.t, con.n, sizeof(mpq_t), cmp_q);
+		if (exg_boxes_meet(sbox, v->prims.box))
+			exg_view_query(v, sbox, visit_segment, &sc);
+		qpt_clear(&sc.pq);
+		qpt_clear(&sc.qq);
+		qsort(con.c, con.n, sizeof(contact), cmp_contact);
 		for (m = 0, k = 0; k < con.n; k++)
-			if (m == 0 || !mpq_equal(con.t[k], con.t[m - 1]))
-				mpq_swap(con.t[m++], con.t[k]);
+		{
+			/* two triangles at one point: an edge, a vertex, or an overlap */
+			if (m > 0 && mpq_equal(con.c[k].t, con.c[m - 1].t))
+			{
+				con.c[m - 1].simple = 0;
+				continue;
+			}
+			mpq_swap(con.c[m].t, con.c[k].t);
+			con.c[m].simple = con.c[k].simple;
+			m++;
+		}
 		con.n = m;
 
-		/* walk: each contact point, then the open piece after it */
-		for (k = 0; k < con.n && st == EXG_OK; k++)
+		/* each open piece, then the point after it (t = 0 was visited before) */
+		for (k = 0, prev = EXG_LOC_BOUNDARY; k + 1 < con.n && st == EXG_OK; k++)
 		{
-			double		dk = depth + nearest_double(con.t[k], tmp) * len;
+			exg_location loc;
+			bool		last = k + 2 == con.n;
 
-			if (k > 0 || i == 0)
+			/*
+			 * An open piece meets no contact, so an end of it that is a hole
+			 * vertex off the surface is where the piece is; past a simple
+			 * contact it is where the piece before it is not; else its
+			 * rational midpoint is located.
+			 */
+			if (k == 0 && loc_p != EXG_LOC_BOUNDARY)
+				loc = loc_p;
+			else if (last && loc_q != EXG_LOC_BOUNDARY)
+				loc = loc_q;
+			else if (con.c[k].simple && prev != EXG_LOC_BOUNDARY)
+				loc = prev == EXG_LOC_INSIDE ? EXG_LOC_OUTSIDE : EXG_LOC_INSIDE;
+			else
 			{
-				/* a contact is on the surface; the first vertex is located */
-				bool		in = true;
-
-				if (k == 0)
-				{
-					st = exg_solid_locate(g, p, &loc, err);
-					in = loc != EXG_LOC_OUTSIDE;
-				}
-				if (k == con.n - 1 && mpq_cmp_ui(con.t[k], 1, 1) == 0 && k > 0)
-				{
-					/* the segment's end: a contact only if it touched there */
-					qpt_set_d(&w.d, q);
-					st = locate_rational(v, &w, &w.d, &loc, err);
-					in = loc != EXG_LOC_OUTSIDE;
-				}
-				run_visit(&rs, in, dk, dk);
-			}
-			if (k + 1 < con.n && st == EXG_OK)
-			{
-				/* the open piece (t_k, t_k+1): locate its midpoint */
-				int			c;
-
-				mpq_add(mid, con.t[k], con.t[k + 1]);
+				mpq_add(mid, con.c[k].t, con.c[k + 1].t);
 				mpq_div_2exp(mid, mid, 1);
-				for (c = 0; c < 3; c++)
+				for (int c = 0; c < 3; c++)
 				{
 					/* p + mid (q - p), exactly */
 					mpq_set_d(tmp, p[c]);
@@ -569,26 +826,107 @@ exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_
 					mpq_add(w.d.c[c], w.d.c[c], tmp);
 				}
 				st = locate_rational(v, &w, &w.d, &loc, err);
-				run_visit(&rs, loc != EXG_LOC_OUTSIDE, dk,
-						  depth + nearest_double(con.t[k + 1], tmp) * len);
+				if (st != EXG_OK)
+					break;
 			}
+			prev = loc;
+			walk_piece(&wk, loc, tmp);
+			walk_point(&wk, i, con.c[k + 1].t,
+					   last ? depth + len : depth + nearest_double(con.c[k + 1].t, tmp) * len,
+					   last ? loc_q : EXG_LOC_BOUNDARY, !last && con.c[k + 1].simple, mid);
 		}
-		qpt_clear(&sc.pq);
-		qpt_clear(&sc.qq);
 		depth += len;
+		loc_p = loc_q;
 	}
-	run_visit(&rs, false, 0, 0);
+	if (st == EXG_OK)
+		walk_close(&wk, tmp);
+	if (st == EXG_OK && wk.nomem)
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercepts");
 	for (k = 0; k < con.cap; k++)
-		mpq_clear(con.t[k]);
-	free(con.t);
-	mpq_clears(mid, tmp, NULL);
+		mpq_clear(con.c[k].t);
+	free(con.c);
+	mpq_clears(mid, tmp, wk.t, NULL);
 	qwork_clear(&w);
-	if (st != EXG_OK)
+	return st;
+}
+
+exg_status
+exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out, size_t *nout,
+			   exg_error *err)
+{
+	exg_intercept_set s = {0};
+	exg_status	st;
+	size_t		k;
+
+	*out = NULL;
+	*nout = 0;
+	if ((st = exg_intercepts_detail(g, xyz, n, &s, err)) != EXG_OK)
 	{
-		free(rs.out);
+		exg_intercept_set_free(&s);
 		return st;
 	}
-	*out = rs.out;
-	*nout = rs.n;
+	if (s.n > 0)
+	{
+		*out = malloc(sizeof(double) * 2 * s.n);
+		if (*out == NULL)
+		{
+			exg_intercept_set_free(&s);
+			return exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercepts");
+		}
+	}
+	for (k = 0; k < s.n; k++)
+	{
+		(*out)[2 * k] = s.iv[k].from;
+		(*out)[2 * k + 1] = s.iv[k].to;
+	}
+	*nout = s.n;
+	exg_intercept_set_free(&s);
+	return EXG_OK;
+}
+
+exg_status
+exg_hole_polyline(const exg_shape *s, double **xyz, size_t *n, exg_error *err)
+{
+	size_t		c,
+				m = 0;
+	double	   *out;
+
+	*xyz = NULL;
+	*n = 0;
+	if (s->geom_type != 2 /* LINESTRING */ && s->geom_type != 5 /* MULTILINESTRING */)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "the hole must be a LINESTRING or a MULTILINESTRING");
+	out = malloc(sizeof(double) * 3 * (s->nverts ? s->nverts : 1));
+	if (out == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading a hole");
+	for (c = 0; c < s->ncomps; c++)
+	{
+		size_t		r = s->comps[c].first_ring,
+					first = s->ring_start[r],
+					nv = exg_ring_nverts(s, r);
+
+		if (nv == 0)
+			continue;
+		if (m > 0)
+		{
+			const double *end = &out[3 * (m - 1)],
+					   *start = exg_vertex(s, first);
+
+			/* depth runs on across parts: a gap would need a path we do not know */
+			if (end[0] != start[0] || end[1] != start[1] || end[2] != start[2])
+			{
+				exg_fail(err, EXG_ERR_ARGUMENT,
+						 "part %zu of the MULTILINESTRING hole does not start where part %zu ends ((%.17g %.17g %.17g) and (%.17g %.17g %.17g))",
+						 c + 1, c, end[0], end[1], end[2], start[0], start[1], start[2]);
+				free(out);
+				return EXG_ERR_ARGUMENT;
+			}
+			first++;
+			nv--;
+		}
+		memcpy(&out[3 * m], exg_vertex(s, first), sizeof(double) * 3 * nv);
+		m += nv;
+	}
+	*xyz = out;
+	*n = m;
 	return EXG_OK;
 }

@@ -25,7 +25,7 @@ check_closed(const exg_solid_set *S, exg_error *err)
 	for (b = 0; st == EXG_OK && b < S->nbodies; b++)
 		if (rep[b].odd)
 		{
-			st = exg_fail(err, EXG_ERR_INVALID,
+			st = exg_fail(err, EXG_ERR_NOT_SOLID,
 						  "a body is not closed: %llu edges (e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)) are used by an odd number of its triangles",
 						  (unsigned long long) rep[b].odd, rep[b].example[0], rep[b].example[1],
 						  rep[b].example[2], rep[b].example[3], rep[b].example[4], rep[b].example[5]);

@@ -100,7 +100,7 @@ exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc, exg_error 
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
 	if (!closed)
-		return exg_fail(err, EXG_ERR_INVALID,
+		return exg_fail(err, EXG_ERR_NOT_SOLID,
 						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
 
 	/* the column above p: every triangle the upward ray can meet, and every
@@ -137,4 +137,31 @@ exg_solid_holds_component(exg_prepared *g, const exg_prepared *h, bool *result, 
 		*result = loc != EXG_LOC_OUTSIDE;
 	}
 	return EXG_OK;
+}
+
+/*
+ * The volume form: g meets the closed volume of body when it meets the
+ * surface, or else (no contact, so each connected component of g lies
+ * wholly inside or wholly outside) when one vertex of some component is
+ * inside. The PostGIS solid flag plays no part: it does not survive text,
+ * WKB or pg_dump, so the query, not the data, says "volume".
+ */
+exg_status
+exg_intersects_solid_3d(exg_prepared *body, exg_prepared *g, bool *result, exg_error *err)
+{
+	bool		closed;
+	exg_status	st;
+
+	*result = false;
+	if (exg_shape_is_empty(&body->shape))
+		return EXG_OK;
+	if ((st = exg_solid_is_closed(body, &closed, err)) != EXG_OK)
+		return st;
+	if (!closed)
+		return exg_fail(err, EXG_ERR_NOT_SOLID,
+						"the body is not a closed surface (an edge is not shared by an even number of triangles), so it has no volume");
+	if ((st = exg_intersects_3d(body, g, result, err)) != EXG_OK || *result ||
+		exg_shape_is_empty(&g->shape))
+		return st;
+	return exg_solid_holds_component(body, g, result, err);
 }

@@ -39,6 +39,13 @@ exg_status	exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err);
 exg_status	exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc,
 							 exg_error *err);
 
+/*
+ * Does g meet the closed volume bounded by body (inside or on)? body must be
+ * a closed surface (EXG_ERR_NOT_SOLID otherwise); g is anything.
+ */
+exg_status	exg_intersects_solid_3d(exg_prepared *body, exg_prepared *g, bool *result,
+									exg_error *err);
+
 /* Does solid g hold some component of h (one vertex of each, located)? */
 exg_status	exg_solid_holds_component(exg_prepared *g, const exg_prepared *h, bool *result,
 									  exg_error *err);

@@ -1,5 +1,5 @@
--- Solids: exact point location in closed surfaces, solids as volumes in
--- ST_ExactIntersects3D, and drill-hole intercepts.
+-- Solids: exact point location in closed surfaces, bodies as volumes in
+-- ST_ExactIntersectsSolid3D, and drill-hole intercepts.
 CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
 CREATE TABLE solid_bodies (name text PRIMARY KEY, geom geometry);
 INSERT INTO solid_bodies VALUES
@@ -46,28 +46,36 @@ SELECT ST_ExactLocate3D(geom, 'POINT Z(0.1 0.1 0)') FROM solid_bodies WHERE name
 SELECT ST_ExactLocate3D(geom, 'LINESTRING Z(0 0 0, 1 1 1)') FROM solid_bodies WHERE name = 'cube';
 SELECT ST_ExactLocate3D(geom, 'POINT EMPTY') FROM solid_bodies WHERE name = 'cube';
 
--- A hole wholly inside the cube: the surface alone misses it, the solid contains it.
--- (PostGIS 3.3's ST_IsSolid answers false even for ST_MakeSolid's output;
--- exactgpu reads the solid flag from the serialized geometry itself.)
+-- A hole wholly inside the cube: the surface misses it, the volume holds it.
+-- ST_ExactIntersects3D treats every surface as a surface, flagged solid by
+-- ST_MakeSolid or not (the flag does not survive text, WKB or pg_dump);
+-- ST_ExactIntersectsSolid3D(solid, geom) says "volume" in the query.
 SELECT kind,
-       ST_ExactIntersects3D(geom, 'LINESTRING Z(1 1 1, 3 3 3)') AS hole_inside,
-       ST_ExactIntersects3D(geom, 'POINT Z(2 2 2)') AS sample_inside,
-       ST_ExactIntersects3D(geom, 'LINESTRING Z(5 5 5, 6 6 6)') AS hole_outside
+       ST_ExactIntersects3D(geom, 'LINESTRING Z(1 1 1, 3 3 3)') AS surface_hole,
+       ST_ExactIntersectsSolid3D(geom, 'LINESTRING Z(1 1 1, 3 3 3)') AS hole_inside,
+       ST_ExactIntersectsSolid3D(geom, 'POINT Z(2 2 2)') AS sample_inside,
+       ST_ExactIntersectsSolid3D(geom, 'POINT Z(4 2 2)') AS sample_on_face,
+       ST_ExactIntersectsSolid3D(geom, 'LINESTRING Z(5 5 5, 6 6 6)') AS hole_outside
 FROM (SELECT 'surface' AS kind, geom FROM solid_bodies WHERE name = 'cube'
       UNION ALL SELECT 'ST_MakeSolid', ST_MakeSolid(geom) FROM solid_bodies WHERE name = 'cube') b
 ORDER BY kind;
--- A triangle inside the solid octahedron, and one a hair above its apex.
-SELECT ST_ExactIntersects3D(ST_MakeSolid(geom),
+-- A triangle inside the octahedron, and one a hair above its apex.
+SELECT ST_ExactIntersectsSolid3D(geom,
          'TRIANGLE Z((500000 7000000 -499, 500001 7000000 -499, 500000 7000001 -499, 500000 7000000 -499))') AS inside,
-       ST_ExactIntersects3D(ST_MakeSolid(geom),
+       ST_ExactIntersectsSolid3D(geom,
          ST_MakePolygon(ST_MakeLine(ARRAY[ST_MakePoint(500000, 7000000, -492 + 2^(-44)),
                                           ST_MakePoint(500001, 7000000, -491),
                                           ST_MakePoint(500000, 7000001, -491),
                                           ST_MakePoint(500000, 7000000, -492 + 2^(-44))]))) AS above_apex
 FROM solid_bodies WHERE name = 'octa';
--- Two solids: one nested in the other intersects it.
-SELECT ST_ExactIntersects3D(ST_MakeSolid(a.geom), ST_MakeSolid(ST_Translate(ST_Scale(a.geom, 0.25, 0.25, 0.25), 1, 1, 1)))
+-- Two bodies: the small one nested in the big one meets its volume, not
+-- its surface; the volume of the small one does not hold the big surface.
+SELECT ST_ExactIntersectsSolid3D(a.geom, ST_Translate(ST_Scale(a.geom, 0.25, 0.25, 0.25), 1, 1, 1)) AS big_holds_small,
+       ST_ExactIntersectsSolid3D(ST_Translate(ST_Scale(a.geom, 0.25, 0.25, 0.25), 1, 1, 1), a.geom) AS small_holds_big,
+       ST_ExactIntersects3D(a.geom, ST_Translate(ST_Scale(a.geom, 0.25, 0.25, 0.25), 1, 1, 1)) AS surfaces_meet
 FROM solid_bodies a WHERE a.name = 'cube';
+-- The volume predicate needs a closed body.
+SELECT ST_ExactIntersectsSolid3D(geom, 'POINT Z(0.1 0.1 0)') FROM solid_bodies WHERE name = 'open';
 
 -- Drill-hole intercepts: depth intervals (along the 3D polyline) inside the body.
 -- Straight through the cube: enters at 1 m, leaves at 5 m.

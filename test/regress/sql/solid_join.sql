@@ -57,8 +57,9 @@ FROM ST_ExactLocate3DJoin((SELECT ST_ExactBatch(id, geom) FROM sj_samples WHERE 
                           (SELECT ST_ExactBatch(id, geom) FROM sj_ore WHERE id = 1));
 SELECT count(*) AS row_form FROM sj_located WHERE point_id < 100000 AND solid_id = 1;
 
--- Solids as volumes in ST_ExactIntersects3DJoin: holes wholly inside a
--- flagged body are found, as by the row-by-row predicate.
+-- Bodies as volumes in ST_ExactIntersectsSolid3DJoin(solids, geoms): holes
+-- wholly inside a body are found, as by the row-by-row volume predicate;
+-- ST_ExactIntersects3DJoin keeps surfaces as surfaces, flagged or not.
 CREATE TABLE sj_holes (id bigint PRIMARY KEY, geom geometry);
 INSERT INTO sj_holes VALUES
 	(1, 'LINESTRING Z(1.5 1.5 1.5, 1.5 1.5 2.5)'),   -- starts inside cube 2, ends inside cube 1
@@ -67,18 +68,31 @@ INSERT INTO sj_holes VALUES
 	(4, 'LINESTRING Z(8 2 1.5, 8 2 2.5)'),           -- inside the octahedron
 	(5, 'LINESTRING Z(20 20 20, 21 21 21)'),         -- nowhere
 	(6, 'LINESTRING Z(500001 7000001 -499.5, 500001 7000001 -498.5)');  -- inside the UTM cube
-CREATE TABLE sj_solids AS SELECT id, ST_MakeSolid(geom) AS geom FROM sj_ore;
-SELECT left_id, right_id FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_solids') ORDER BY 1, 2;
-SELECT contained_pairs FROM exactgpu_last_join_stats();
+SELECT left_id AS solid, right_id AS hole
+FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_ore', 'SELECT id, geom FROM sj_holes') ORDER BY 1, 2;
+SELECT semantics, contained_pairs FROM exactgpu_last_join_stats();
 SELECT count(*) AS differs_from_row_by_row FROM (
-	(SELECT h.id, s.id FROM sj_holes h, sj_solids s WHERE ST_ExactIntersects3D(h.geom, s.geom)
-	 EXCEPT SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_solids'))
+	(SELECT s.id, h.id FROM sj_holes h, sj_ore s WHERE ST_ExactIntersectsSolid3D(s.geom, h.geom)
+	 EXCEPT SELECT * FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_ore', 'SELECT id, geom FROM sj_holes'))
 	UNION ALL
-	(SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_solids')
-	 EXCEPT SELECT h.id, s.id FROM sj_holes h, sj_solids s WHERE ST_ExactIntersects3D(h.geom, s.geom))) d;
--- the solid on the left works as well; unflagged bodies stay surfaces
-SELECT count(*) AS solid_left FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_solids', 'SELECT id, geom FROM sj_holes');
+	(SELECT * FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_ore', 'SELECT id, geom FROM sj_holes')
+	 EXCEPT SELECT s.id, h.id FROM sj_holes h, sj_ore s WHERE ST_ExactIntersectsSolid3D(s.geom, h.geom))) d;
+-- the batch form, and the ST_MakeSolid flag changing nothing
+SELECT count(*) AS batch_form
+FROM ST_ExactIntersectsSolid3DJoin((SELECT ST_ExactBatch(id, geom) FROM sj_ore),
+                                   (SELECT ST_ExactBatch(id, geom) FROM sj_holes));
+CREATE TABLE sj_solids AS SELECT id, ST_MakeSolid(geom) AS geom FROM sj_ore;
+SELECT count(*) AS flagged_volume FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_solids', 'SELECT id, geom FROM sj_holes');
+SELECT count(*) AS flagged_surfaces FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_solids');
 SELECT count(*) AS surfaces_only FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_ore');
+-- samples: the volume join over points is the point-in-solid join, container first
+SELECT count(*) AS differs_from_locate FROM (
+	(SELECT right_id, left_id FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_ore', 'SELECT id, geom FROM sj_samples')
+	 EXCEPT SELECT * FROM sj_located)
+	UNION ALL
+	(SELECT * FROM sj_located
+	 EXCEPT SELECT right_id, left_id FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_ore', 'SELECT id, geom FROM sj_samples'))) d;
+SELECT semantics FROM exactgpu_last_join_stats();
 
 -- Intercepts over two tables (bodies are volumes here, flagged or not).
 SELECT * FROM ST_ExactIntercepts3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_ore');
@@ -88,6 +102,12 @@ SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, 
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_samples', 'SELECT id, geom FROM sj_holes');
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_samples',
 	$$SELECT 1::bigint, 'TIN Z(((0 0 0, 1 0 0, 0 1 0, 0 0 0)))'::geometry$$);
--- (a flagged solid that is not closed is refused by the intersection join too)
-SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes',
+-- What the volume join refuses: an open body, a body that is no surface
+-- (named by its id on the solids side, the left input).
+SELECT * FROM ST_ExactIntersectsSolid3DJoin($$SELECT 7::bigint, 'TIN Z(((0 0 0, 1 0 0, 0 1 0, 0 0 0)))'::geometry$$,
+	'SELECT id, geom FROM sj_holes');
+SELECT * FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_ore');
+SELECT * FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_samples');
+-- an open surface flagged solid is just a surface to the intersection join
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes',
 	$$SELECT 1::bigint, ST_MakeSolid('TIN Z(((0 0 0, 1 0 0, 0 1 0, 0 0 0)))'::geometry)$$);

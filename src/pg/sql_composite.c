@@ -1,0 +1,128 @@
+/*
+ * sql_composite.c — ST_ExactComposite: an aggregate of assay intervals over
+ * one intercept.
+ *
+ *   ST_ExactComposite(assay_from, assay_to, grade, from_m, to_m)
+ *       -> exactgpu_composite (from_m, to_m, length_m, sampled_m, grade,
+ *                              midpoint_m, midpoint_grade, intervals)
+ *
+ * The state holds GMP rationals (composite.h); a reset callback on the
+ * aggregate's memory context clears them, so an ERROR leaks nothing.
+ */
+#include "exactgpu.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "composite.h"
+
+PG_FUNCTION_INFO_V1(exactgpu_composite_trans);
+PG_FUNCTION_INFO_V1(exactgpu_composite_final);
+
+typedef struct CompositeState
+{
+	exg_composite c;
+	MemoryContextCallback cb;
+} CompositeState;
+
+static void
+composite_state_clear(void *arg)
+{
+	exg_composite_clear(&((CompositeState *) arg)->c);
+}
+
+static double
+arg_finite(FunctionCallInfo fcinfo, int argno, const char *what)
+{
+	double		v = PG_GETARG_FLOAT8(argno);
+
+	if (!isfinite(v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ST_ExactComposite: %s is %g", what, v)));
+	return v;
+}
+
+Datum
+exactgpu_composite_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	CompositeState *st = PG_ARGISNULL(0) ? NULL : (CompositeState *) PG_GETARG_POINTER(0);
+	double		from,
+				to;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ST_ExactComposite is an aggregate")));
+	if (PG_ARGISNULL(4) || PG_ARGISNULL(5))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("ST_ExactComposite: the intercept's from_m and to_m must not be NULL")));
+	from = arg_finite(fcinfo, 4, "the intercept's from_m");
+	to = arg_finite(fcinfo, 5, "the intercept's to_m");
+	if (from > to)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ST_ExactComposite: the intercept's from_m %g is past its to_m %g", from, to)));
+	if (st == NULL)
+	{
+		st = MemoryContextAllocZero(aggcxt, sizeof(CompositeState));
+		exg_composite_init(&st->c, from, to);
+		st->cb.func = composite_state_clear;
+		st->cb.arg = st;
+		MemoryContextRegisterResetCallback(aggcxt, &st->cb);
+	}
+	else if (st->c.from != from || st->c.to != to)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ST_ExactComposite: one group holds two intercepts ([%g, %g] and [%g, %g])",
+						st->c.from, st->c.to, from, to),
+				 errhint("GROUP BY the intercept (hole, body, from_m, to_m).")));
+	/* a missing assay (an outer join's NULLs) adds nothing */
+	if (!PG_ARGISNULL(1) && !PG_ARGISNULL(2) && !PG_ARGISNULL(3))
+	{
+		double		a = arg_finite(fcinfo, 1, "assay_from"),
+					b = arg_finite(fcinfo, 2, "assay_to"),
+					g = arg_finite(fcinfo, 3, "a grade");
+
+		if (a > b)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("ST_ExactComposite: an assay interval from %g to %g runs backwards", a, b)));
+		exg_composite_add(&st->c, a, b, g);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+Datum
+exactgpu_composite_final(PG_FUNCTION_ARGS)
+{
+	CompositeState *st = PG_ARGISNULL(0) ? NULL : (CompositeState *) PG_GETARG_POINTER(0);
+	exg_composite_result r;
+	TupleDesc	desc;
+	Datum		values[8];
+	bool		nulls[8] = {false};
+
+	if (st == NULL)
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("return type must be a row type")));
+	desc = BlessTupleDesc(desc);
+	exg_composite_result_of(&st->c, &r);
+	values[0] = Float8GetDatum(st->c.from);
+	values[1] = Float8GetDatum(st->c.to);
+	values[2] = Float8GetDatum(st->c.to - st->c.from);
+	values[3] = Float8GetDatum(r.sampled);
+	values[4] = Float8GetDatum(r.grade);
+	nulls[4] = isnan(r.grade);
+	values[5] = Float8GetDatum(r.mid_length);
+	values[6] = Float8GetDatum(r.mid_grade);
+	nulls[6] = isnan(r.mid_grade);
+	values[7] = Int32GetDatum((int32) r.intervals);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
