@@ -320,6 +320,7 @@ run_join(ExactJoinState *ejs)
 	ExactgpuJoinReport *rep = &exactgpu_last_join;
 	exg_join_options opt;
 	exg_error	err = {0};
+	ExactgpuReadReport rrep;
 	uint64		t0 = exg_now_ns(),
 				t1,
 				nprims;
@@ -347,7 +348,6 @@ run_join(ExactJoinState *ejs)
 		 * parallel workers when it pays; batch row i is the row of ids[i] */
 		ExactgpuRows *sides[2] = {&rows[0], &rows[1]};
 		exg_batch  *batches[2] = {&ejs->batch[0], &ejs->batch[1]};
-		ExactgpuReadReport rrep;
 
 		exactgpu_rows_flatten(sides, batches, 2, &rrep);
 	}
@@ -403,6 +403,8 @@ run_join(ExactJoinState *ejs)
 	rep->left_prims = ejs->side[0].prims;
 	rep->right_prims = ejs->side[1].prims;
 	rep->row_pairs = ejs->npairs;
+	rep->read_parallel = rrep.parallel;
+	rep->read_workers = rrep.workers;
 	rep->read_ms = (t1 - t0) / 1e6;
 	rep->join_ms = (exg_now_ns() - t1) / 1e6;
 	rep->total_ms = rep->read_ms + rep->join_ms;
