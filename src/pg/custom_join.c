@@ -259,11 +259,15 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	cpath->path.parent = joinrel;
 	cpath->path.pathtarget = joinrel->reltarget;
 	cpath->path.param_info = NULL;
-	/* not parallel-aware: under a Gather each copy would join everything
-	 * (correct on a parallel join's inner side, so safe when its children are) */
+	/*
+	 * Not parallel-aware, and kept out of parallel workers (parallel
+	 * restricted): on a parallel hash or nested loop join's inner side every
+	 * process would run the whole batch join, each with a thread pool sized
+	 * for the machine and its own GPU context and uploads. It runs once, in
+	 * the leader; its children may still be Gathers.
+	 */
 	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = joinrel->consider_parallel &&
-		outer_path->parallel_safe && inner_path->parallel_safe;
+	cpath->path.parallel_safe = false;
 	cpath->path.parallel_workers = 0;
 	cpath->path.rows = joinrel->rows;
 	cpath->path.startup_cost = startup + qcost.startup;

@@ -57,4 +57,16 @@ UPDATE cjr_sink s SET bid = b.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects
 EXPLAIN (COSTS OFF)
 SELECT h.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom) FOR UPDATE OF h;
 
-DROP TABLE cjr_h, cjr_b, cjr_o, cjr_sink;
+-- In a parallel plan the batch join runs once, in the leader: it was
+-- parallel safe, and on the inner side of a parallel hash join the leader
+-- and every worker each ran the whole join (EXPLAIN ANALYZE: loops=3).
+CREATE TABLE cjr_big AS SELECT i % 900 AS hid FROM generate_series(1, 1000000) i;
+ANALYZE cjr_big;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM cjr_big g JOIN (SELECT h.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom)) s
+	ON g.hid = s.id;
+-- the same count as over the row-by-row pairs kept in cjr_sink above
+SELECT (SELECT count(*) FROM cjr_big g JOIN (SELECT h.id FROM cjr_h h JOIN cjr_b b ON ST_ExactIntersects3D(h.geom, b.geom)) s
+	ON g.hid = s.id) AS batch, (SELECT count(*) FROM cjr_big g JOIN cjr_sink s ON g.hid = s.hid) AS row_by_row;
+
+DROP TABLE cjr_h, cjr_b, cjr_o, cjr_sink, cjr_big;
