@@ -156,16 +156,19 @@ match_exact_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, 
 }
 
 /*
- * Only in queries that lock and change no rows: an UPDATE's or FOR UPDATE's
- * recheck of a concurrently changed row (EvalPlanQual) would need this node
- * to redo its join for one row.
+ * Only in queries that lock and change no rows but by INSERT: an UPDATE's,
+ * DELETE's, MERGE's or FOR UPDATE's recheck of a concurrently changed row
+ * (EvalPlanQual) would need this node to redo its join for one row. An
+ * INSERT's source rows are never rechecked (not even ON CONFLICT DO UPDATE,
+ * which locks and rechecks the existing row only), so INSERT ... SELECT
+ * keeps the batch join.
  */
 static bool
 plain_select(PlannerInfo *root)
 {
 	for (PlannerInfo *r = root; r != NULL; r = r->parent_root)
-		if (r->parse->commandType != CMD_SELECT || r->parse->rowMarks != NIL ||
-			r->parse->hasModifyingCTE)
+		if ((r->parse->commandType != CMD_SELECT && r->parse->commandType != CMD_INSERT) ||
+			r->parse->rowMarks != NIL || r->parse->hasModifyingCTE)
 			return false;
 	return true;
 }
@@ -256,11 +259,15 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	cpath->path.parent = joinrel;
 	cpath->path.pathtarget = joinrel->reltarget;
 	cpath->path.param_info = NULL;
-	/* not parallel-aware: under a Gather each copy would join everything
-	 * (correct on a parallel join's inner side, so safe when its children are) */
+	/*
+	 * Not parallel-aware, and kept out of parallel workers (parallel
+	 * restricted): on a parallel hash or nested loop join's inner side every
+	 * process would run the whole batch join, each with a thread pool sized
+	 * for the machine and its own GPU context and uploads. It runs once, in
+	 * the leader; its children may still be Gathers.
+	 */
 	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = joinrel->consider_parallel &&
-		outer_path->parallel_safe && inner_path->parallel_safe;
+	cpath->path.parallel_safe = false;
 	cpath->path.parallel_workers = 0;
 	cpath->path.rows = joinrel->rows;
 	cpath->path.startup_cost = startup + qcost.startup;

@@ -17,11 +17,14 @@
  */
 #include "exactgpu.h"
 
+#include "catalog/pg_class.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -51,6 +54,8 @@ typedef struct ExactJoinSide
 	uint64		rows;			/* engine rows (geometry not NULL) */
 	uint64		prims;
 	uint64		nulls;
+	Oid			toastrel;		/* the last TOAST pointer's relation */
+	bool		toastrel_shared;	/* is it readable by parallel workers */
 } ExactJoinSide;
 
 typedef struct ExactJoinState
@@ -64,6 +69,7 @@ typedef struct ExactJoinState
 	/* side[0] gives the clause's first argument, side[1] its second */
 	ExactJoinSide side[2];
 	int			outer;			/* which side is the outer child */
+	Bitmapset  *clause_params;	/* PARAM_EXEC ids the clause's arguments read */
 	MemoryContext run_cxt;		/* one run's rows and result */
 	MemoryContextCallback cb;	/* frees the engine's malloc'ed memory */
 	bool		joined;
@@ -101,6 +107,17 @@ static const CustomExecMethods exact_join_exec_methods = {
 	.ReScanCustomScan = exact_join_rescan,
 	.ExplainCustomScan = exact_join_explain,
 };
+
+/* Collect the PARAM_EXEC ids of an expression. */
+static bool
+exec_params_walker(Node *node, Bitmapset **ids)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
+	return expression_tree_walker(node, exec_params_walker, ids);
+}
 
 static Node *
 exact_join_create_state(CustomScan *cscan)
@@ -160,6 +177,7 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 	ejs->jointype = (JoinType) intVal(list_nth(priv, EJP_JOINTYPE));
 	ejs->context = ejs->naxes == 3 ? "ST_ExactIntersects3D" : "ST_ExactIntersects";
 	ejs->outer = swapped ? 1 : 0;
+	exec_params_walker((Node *) ejs->clause->args, &ejs->clause_params);
 	for (int c = 0; c < 2; c++)
 	{
 		/* child c (0 outer, 1 inner) feeds side k */
@@ -197,6 +215,25 @@ show_row(ExactJoinState *ejs, int k, MinimalTuple tup)
 	slot_getallattrs(s->slot);
 	memcpy(scan->tts_values + s->first, s->slot->tts_values, s->natts * sizeof(Datum));
 	memcpy(scan->tts_isnull + s->first, s->slot->tts_isnull, s->natts * sizeof(bool));
+}
+
+/*
+ * Can a parallel worker detoast v? Not from a temporary table: its pages
+ * live in this backend's local buffers ("cannot access temporary tables
+ * during a parallel operation").
+ */
+static bool
+toast_shared(ExactJoinSide *s, const struct varlena *v)
+{
+	struct varatt_external ext;
+
+	VARATT_EXTERNAL_GET_POINTER(ext, v);
+	if (ext.va_toastrelid != s->toastrel)
+	{
+		s->toastrel = ext.va_toastrelid;
+		s->toastrel_shared = get_rel_persistence(ext.va_toastrelid) != RELPERSISTENCE_TEMP;
+	}
+	return s->toastrel_shared;
 }
 
 /*
@@ -253,7 +290,8 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 			struct varlena *v = (struct varlena *) DatumGetPointer(g);
 
 			/* out of line on disk: left to the parallel reader (exactgpu_rows_flatten) */
-			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE)
+			if (VARATT_IS_EXTERNAL_ONDISK(v) && VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE &&
+				toast_shared(s, v))
 			{
 				exactgpu_rows_add_toast(rows, (int64) s->ntuples, v);
 				s->ntuples++;
@@ -283,6 +321,7 @@ run_join(ExactJoinState *ejs)
 	ExactgpuJoinReport *rep = &exactgpu_last_join;
 	exg_join_options opt;
 	exg_error	err = {0};
+	ExactgpuReadReport rrep;
 	uint64		t0 = exg_now_ns(),
 				t1,
 				nprims;
@@ -310,7 +349,6 @@ run_join(ExactJoinState *ejs)
 		 * parallel workers when it pays; batch row i is the row of ids[i] */
 		ExactgpuRows *sides[2] = {&rows[0], &rows[1]};
 		exg_batch  *batches[2] = {&ejs->batch[0], &ejs->batch[1]};
-		ExactgpuReadReport rrep;
 
 		exactgpu_rows_flatten(sides, batches, 2, &rrep);
 	}
@@ -366,6 +404,8 @@ run_join(ExactJoinState *ejs)
 	rep->left_prims = ejs->side[0].prims;
 	rep->right_prims = ejs->side[1].prims;
 	rep->row_pairs = ejs->npairs;
+	rep->read_parallel = rrep.parallel;
+	rep->read_workers = rrep.workers;
 	rep->read_ms = (t1 - t0) / 1e6;
 	rep->join_ms = (exg_now_ns() - t1) / 1e6;
 	rep->total_ms = rep->read_ms + rep->join_ms;
@@ -459,15 +499,17 @@ exact_join_end(CustomScanState *node)
 }
 
 /*
- * As a hash join keeps its table: when no parameter of a child changed,
- * the joined rows are handed out again; otherwise both children are read
- * anew (the one whose parameters changed rescans itself on its next call).
+ * As a hash join keeps its table: when no parameter of a child or of the
+ * clause's arguments changed, the joined rows are handed out again;
+ * otherwise both children are read anew (the one whose parameters changed
+ * rescans itself on its next call). Parameters of the plan's qual and
+ * target list alone leave the pairs as they are.
  */
 static void
 exact_join_rescan(CustomScanState *node)
 {
 	ExactJoinState *ejs = (ExactJoinState *) node;
-	bool		changed = false;
+	bool		changed = bms_overlap(node->ss.ps.chgParam, ejs->clause_params);
 
 	for (int k = 0; k < 2; k++)
 	{

@@ -228,7 +228,8 @@ SELECT count(*) AS differs_2d FROM (
 	UNION ALL
 	(SELECT * FROM cj_rbr2d EXCEPT ALL SELECT p.code, w.code FROM cj_parcels p JOIN cj_wells w ON ST_ExactIntersects(p.geom, w.geom))) d;
 
--- In a parallel plan: the node and its children run in a worker.
+-- In a parallel plan: the node is parallel restricted, so it runs once, in
+-- the leader (a worker would not share the join with the others).
 SET force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT h.name, b.name FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom);
 SELECT count(*) AS in_worker FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom);

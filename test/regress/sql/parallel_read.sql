@@ -88,6 +88,29 @@ WHERE meets <> in_join;
 CREATE TEMP TABLE pr_temp_bodies AS SELECT * FROM pr_bodies WHERE id < 40;
 SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_temp_bodies');
 SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+-- nor by the plain JOIN's (Custom Scan ExactJoin): it handed them the
+-- pointers and they failed ("cannot access temporary tables during a
+-- parallel operation"); the pairs are the serial read's
+CREATE TEMP TABLE pr_temp_all AS SELECT * FROM pr_bodies;
+ANALYZE pr_temp_all;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF)
+SELECT h.id, b.id FROM pr_holes h JOIN pr_temp_all b ON ST_ExactIntersects3D(h.geom, b.geom);
+CREATE TEMP TABLE pr_temp_join AS
+	SELECT h.id AS left_id, b.id AS right_id FROM pr_holes h JOIN pr_temp_all b ON ST_ExactIntersects3D(h.geom, b.geom);
+RESET parallel_leader_participation;
+-- the plain JOIN over the permanent table does read in parallel, and says
+-- so in exactgpu_last_join_stats() (it said serial, 0 workers, always)
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_plain_join AS
+	SELECT h.id AS left_id, b.id AS right_id FROM pr_holes h JOIN pr_bodies b ON ST_ExactIntersects3D(h.geom, b.geom);
+SELECT read_path, read_workers > 0 AS workers_took_part, right_rows FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SELECT (SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_plain_join) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_plain_join EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) AS plain_join_differences;
+SELECT (SELECT count(*) FROM pr_temp_join) > 100 AS pairs,
+	(SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_temp_join) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_temp_join EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) AS differences;
 
 -- an error in the middle of the parallel read: the serial path's error
 \set VERBOSITY terse
