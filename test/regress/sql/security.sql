@@ -35,18 +35,18 @@ CREATE SCHEMA sec_planted AUTHORIZATION regress_exg_planter;
 SET ROLE regress_exg_planter;
 CREATE FUNCTION sec_planted.ST_ExactIntersects3DJoin(text, text)
 	RETURNS TABLE (left_id bigint, right_id bigint) LANGUAGE plpgsql AS
-	$$BEGIN RAISE NOTICE 'planted ST_ExactIntersects3DJoin ran as %', current_user; END$$;
+	$$BEGIN RAISE NOTICE 'planted ST_ExactIntersects3DJoin ran with superuser = %', (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user); END$$;
 CREATE FUNCTION sec_planted.ST_ExactLocate3DJoin(text, text)
 	RETURNS TABLE (point_id bigint, solid_id bigint) LANGUAGE plpgsql AS
-	$$BEGIN RAISE NOTICE 'planted ST_ExactLocate3DJoin ran as %', current_user; END$$;
+	$$BEGIN RAISE NOTICE 'planted ST_ExactLocate3DJoin ran with superuser = %', (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user); END$$;
 CREATE FUNCTION sec_planted.ST_ExactIntercepts3D(geometry, geometry, OUT from_m float8, OUT to_m float8)
 	RETURNS SETOF record LANGUAGE plpgsql AS
-	$$BEGIN RAISE NOTICE 'planted ST_ExactIntercepts3D ran as %', current_user; END$$;
+	$$BEGIN RAISE NOTICE 'planted ST_ExactIntercepts3D ran with superuser = %', (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user); END$$;
 CREATE FUNCTION sec_planted.ST_StartPoint(geometry) RETURNS geometry LANGUAGE plpgsql AS
-	$$BEGIN RAISE NOTICE 'planted ST_StartPoint ran as %', current_user; RETURN NULL; END$$;
+	$$BEGIN RAISE NOTICE 'planted ST_StartPoint ran with superuser = %', (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user); RETURN NULL; END$$;
 -- format() with exact argument types beats pg_catalog's VARIADIC "any"
 CREATE FUNCTION sec_planted.format(text, numeric, numeric, text, numeric) RETURNS text LANGUAGE plpgsql AS
-	$$BEGIN RAISE NOTICE 'planted format ran as %', current_user; RETURN 'hijacked'; END$$;
+	$$BEGIN RAISE NOTICE 'planted format ran with superuser = %', (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user); RETURN 'hijacked'; END$$;
 RESET ROLE;
 -- the label's body, not pinned
 CREATE FUNCTION sec_unpinned_label(c exactgpu_composite, unit text DEFAULT 'g/t') RETURNS text
