@@ -10,23 +10,21 @@
 #include "mesh_edges.h"
 #include "predicates_cpu.h"
 
+/*
+ * The edge report of a surface's triangles with area (degenerate ones are
+ * segments or points here): what closure, orientation and volume are judged on.
+ */
 exg_status
-exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err)
+exg_solid_edge_report(exg_prepared *g, exg_edge_report *rep, size_t *ntriangles, exg_error *err)
 {
 	const exg_view *v;
 	uint32_t   *vidx,
 			   *body;
 	exg_prim_set T;
-	exg_edge_report rep;
 	size_t		n = 0,
 				t;
 	exg_status	st;
 
-	if (g->closed >= 0)
-	{
-		*closed = g->closed;
-		return EXG_OK;
-	}
 	if ((st = exg_prepared_view3d(g, false, &v, err)) != EXG_OK)
 		return st;
 	vidx = malloc(sizeof(uint32_t) * 3 * (v->prims.nprims + 1));
@@ -37,22 +35,34 @@ exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err)
 		free(body);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking a surface");
 	}
-	/* triangles with area; degenerate ones are segments or points here */
 	for (t = 0; t < v->prims.nprims; t++)
 		if (v->prims.prims[t].kind == EXG_SIMPLEX_TRIANGLE)
-		{
-			memcpy(&vidx[3 * n], v->prims.prims[t].v, 3 * sizeof(uint32_t));
-			n++;
-		}
+			memcpy(&vidx[3 * n++], v->prims.prims[t].v, 3 * sizeof(uint32_t));
 	T.xyz = v->prims.xyz;
 	T.nverts = (uint32_t) g->shape.nverts;
 	T.vidx = vidx;
 	T.nprims = (uint32_t) n;
 	T.arity = 3;
-	st = exg_mesh_edges(&T, body, 1, &rep, err);
+	st = exg_mesh_edges(&T, body, 1, rep, err);
 	free(vidx);
 	free(body);
-	if (st != EXG_OK)
+	*ntriangles = n;
+	return st;
+}
+
+exg_status
+exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err)
+{
+	exg_edge_report rep;
+	size_t		n;
+	exg_status	st;
+
+	if (g->closed >= 0)
+	{
+		*closed = g->closed;
+		return EXG_OK;
+	}
+	if ((st = exg_solid_edge_report(g, &rep, &n, err)) != EXG_OK)
 		return st;
 	*closed = n > 0 && rep.odd == 0;
 	g->closed = *closed ? 1 : 0;

@@ -9,6 +9,7 @@
 
 #include "exg_status.h"
 #include "geom_prepared.h"
+#include "mesh_edges.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,9 @@ typedef enum exg_location
  * its triangles (vertices compared exactly) is shared by an even number of
  * triangles? Cached in g.
  */
+/* The edge report of g's triangles with area, and how many there are. */
+exg_status	exg_solid_edge_report(exg_prepared *g, exg_edge_report *rep, size_t *ntriangles,
+								  exg_error *err);
 exg_status	exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err);
 
 /*

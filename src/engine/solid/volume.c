@@ -10,45 +10,22 @@
 
 #include "mesh_edges.h"
 #include "outward.h"
+#include "solid.h"
 #include "volume_sum.h"
 
 exg_status
 exg_solid_volume(exg_prepared *g, double *vol, exg_error *err)
 {
 	const exg_view *v;
-	uint32_t   *vidx,
-			   *body;
-	exg_prim_set T;
 	exg_edge_report rep;
-	size_t		n = 0,
-				t;
+	size_t		n;
 	exg_status	st;
 
 	*vol = 0;
 	if (exg_shape_is_empty(&g->shape))
 		return EXG_OK;
-	if ((st = exg_prepared_view3d(g, false, &v, err)) != EXG_OK)
-		return st;
-	vidx = malloc(sizeof(uint32_t) * 3 * (v->prims.nprims + 1));
-	body = calloc(v->prims.nprims + 1, sizeof(uint32_t));
-	if (vidx == NULL || body == NULL)
-	{
-		free(vidx);
-		free(body);
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking a surface");
-	}
-	for (t = 0; t < v->prims.nprims; t++)
-		if (v->prims.prims[t].kind == EXG_SIMPLEX_TRIANGLE)
-			memcpy(&vidx[3 * n++], v->prims.prims[t].v, 3 * sizeof(uint32_t));
-	T.xyz = v->prims.xyz;
-	T.nverts = (uint32_t) g->shape.nverts;
-	T.vidx = vidx;
-	T.nprims = (uint32_t) n;
-	T.arity = 3;
-	st = exg_mesh_edges(&T, body, 1, &rep, err);
-	free(vidx);
-	free(body);
-	if (st != EXG_OK)
+	if ((st = exg_solid_edge_report(g, &rep, &n, err)) != EXG_OK ||
+		(st = exg_prepared_view3d(g, false, &v, err)) != EXG_OK)
 		return st;
 	if (n == 0)
 		return exg_fail(err, EXG_ERR_NOT_SOLID, "not a surface: no face with area, so no volume");
