@@ -233,6 +233,41 @@ add_2d(exg_batch *b, const exg_shape *s, exg_error *err)
 	return st;
 }
 
+/*
+ * Capacity for nv vertices, np primitives and nr rows in all, in one step:
+ * the bulk appends (batch_rows.c, batch_flat.c) know their totals up front.
+ * Ids are 32-bit, so larger inputs are refused before anything is allocated.
+ */
+exg_status
+exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err)
+{
+	double	   *xyz;
+	uint32_t   *tri,
+			   *owner;
+	uint8_t    *solid;
+
+	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
+	if (xyz)
+		b->xyz = xyz;
+	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
+	if (tri)
+		b->tri = tri;
+	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
+	if (owner)
+		b->owner = owner;
+	solid = realloc(b->solid, nr ? nr : 1);
+	if (solid)
+		b->solid = solid;
+	if (!xyz || !tri || !owner || !solid)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	b->verts_cap = nv;
+	b->prims_cap = np;
+	b->solid_cap = nr;
+	return EXG_OK;
+}
+
 exg_status
 exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 {

@@ -53,6 +53,9 @@ void		exg_batch_free(exg_batch *b);
 /* Empty b, keeping its buffers (a reader flattening one row after another). */
 void		exg_batch_reset(exg_batch *b);
 
+/* Room for nv vertices, np primitives and nr rows in all (bulk appends). */
+exg_status	exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err);
+
 /* Add the primitives of one geometry as row b->nrows (then b->nrows++). */
 exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
 

@@ -24,10 +24,7 @@ exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int thre
 				np = b->nprims,
 				nr = b->nrows + n,
 				bad = SIZE_MAX;
-	double	   *xyz;
-	uint32_t   *tri,
-			   *owner;
-	uint8_t    *solid;
+	exg_status	st;
 	int			t = exg_threads(threads);
 
 	if (n == 0)
@@ -53,27 +50,12 @@ exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int thre
 		free(pbase);
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
 	}
-	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
-	if (xyz)
-		b->xyz = xyz;
-	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
-	if (tri)
-		b->tri = tri;
-	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
-	if (owner)
-		b->owner = owner;
-	solid = realloc(b->solid, nr);
-	if (solid)
-		b->solid = solid;
-	if (!xyz || !tri || !owner || !solid)
+	if ((st = exg_batch_reserve(b, nv, np, nr, err)) != EXG_OK)
 	{
 		free(vbase);
 		free(pbase);
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+		return st;
 	}
-	b->verts_cap = nv;
-	b->prims_cap = np;
-	b->solid_cap = nr;
 
 	/*
 	 * Rows differ a lot in size (a body of 10^5 triangles, a hole of 30

@@ -120,30 +120,10 @@ append_part(exg_batch *b, const exg_batch *p, exg_error *err)
 	size_t		nv = b->nverts + p->nverts,
 				np = b->nprims + p->nprims,
 				nr = b->nrows + p->nrows;
-	double	   *xyz;
-	uint32_t   *tri,
-			   *owner;
-	uint8_t    *solid;
+	exg_status	st;
 
-	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
-		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
-	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
-	if (xyz)
-		b->xyz = xyz;
-	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
-	if (tri)
-		b->tri = tri;
-	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
-	if (owner)
-		b->owner = owner;
-	solid = realloc(b->solid, nr ? nr : 1);
-	if (solid)
-		b->solid = solid;
-	if (!xyz || !tri || !owner || !solid)
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
-	b->verts_cap = nv;
-	b->prims_cap = np;
-	b->solid_cap = nr;
+	if ((st = exg_batch_reserve(b, nv, np, nr, err)) != EXG_OK)
+		return st;
 	memcpy(b->xyz + 3 * b->nverts, p->xyz, p->nverts * 3 * sizeof(double));
 	for (size_t i = 0; i < p->nprims; i++)
 	{
