@@ -49,6 +49,7 @@ typedef struct BoxJoinSide
 	int			natts;
 	TupleTableSlot *slot;		/* to deform a stored row */
 	ExprState  *geom;			/* the clause's argument read from this side */
+	AttrNumber	geom_attno;		/* > 0: the argument is this column of the child */
 	bool		keep_all;		/* count rows without a box (outer of semi/anti) */
 	bool		keep_tuples;	/* the plan reads this side's columns */
 	MinimalTuple *tuples;
@@ -173,6 +174,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 	Bitmapset  *used = NULL;
 	bool		swapped;
 	int			first = 0;
+	Expr	   *arg;
 
 	bjs->clause = linitial_node(OpExpr, cscan->custom_exprs);
 	bjs->nd = intVal(list_nth(priv, EBP_ND)) != 0;
@@ -198,7 +200,12 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 		s->natts = desc->natts;
 		first += desc->natts;
 		s->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsMinimalTuple);
-		s->geom = ExecInitExpr(list_nth(bjs->clause->args, swapped ? 1 - c : c), &node->ss.ps);
+		arg = list_nth(bjs->clause->args, swapped ? 1 - c : c);
+		s->geom = ExecInitExpr(arg, &node->ss.ps);
+		/* a plain column (the usual case) is read from the child's row itself */
+		if (IsA(arg, Var) && ((Var *) arg)->varno == INDEX_VAR &&
+			((Var *) arg)->varattno > s->first && ((Var *) arg)->varattno <= s->first + s->natts)
+			s->geom_attno = ((Var *) arg)->varattno - s->first;
 		s->keep_all = c == 0 && bjs->jointype != JOIN_INNER;
 		/* a whole-row reference (attno 0) reads every column */
 		s->keep_tuples = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used);
@@ -302,13 +309,19 @@ read_side(BoxJoinState *bjs, int c)
 		if ((++s->read & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
-		ExecClearTuple(scan);
-		slot_getallattrs(slot);
-		memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
-		memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
-		ExecStoreVirtualTuple(scan);
-		econtext->ecxt_scantuple = scan;
-		g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
+		if (s->geom_attno > 0)
+			g = slot_getattr(slot, s->geom_attno, &gnull);
+		else
+		{
+			/* the argument sees this side's columns, the other side's are NULL */
+			ExecClearTuple(scan);
+			slot_getallattrs(slot);
+			memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
+			memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
+			ExecStoreVirtualTuple(scan);
+			econtext->ecxt_scantuple = scan;
+			g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
+		}
 		pb.ndims = 0;
 		if (gnull)
 			s->nulls++;			/* the operator is strict: meets nothing */
