@@ -50,6 +50,6 @@ echo >> "$md"
 su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	DEVICE=gpu bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
 	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
-	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>10000000" 2>&1 | tail -20 || true1 | tail -20
+	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>&1 | tail -20 || true
 cp "$md" "$out/custom-join.md"
 cat "$md"
