@@ -41,7 +41,7 @@ md="$work/custom-join.md"
 chown pg "$md"
 su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
-	--load-extension=postgis --load-extension=exactgpu custom_join join" 2>&1 | tail -5 >> "$md" || true
+	--load-extension=postgis --load-extension=exactgpu custom_join custom_join_solid join" 2>&1 | tail -5 >> "$md" || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 echo '```' >> "$md"
 echo >> "$md"
