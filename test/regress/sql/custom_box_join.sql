@@ -100,7 +100,11 @@ INSERT INTO bj_left VALUES
 	(5013, 'nan-y', 4, ST_MakePoint(0.5, 'NaN')),
 	-- beyond FLT_MAX: &&& skips an axis whose max rounds to FLT_MAX
 	(5014, 'huge-z', 4, 'POINT Z (0.5 0.5 1e39)'),
-	(5015, 'z-far', 4, 'POINT Z (0.5 0.5 1e30)');
+	(5015, 'z-far', 4, 'POINT Z (0.5 0.5 1e30)'),
+	-- large polygons stored out of line (TOAST): the box from the header's
+	-- slice, or (without a cached box) from the whole value
+	(5016, 'toasted', 5, ST_Buffer('POINT(30 30)', 5, 3000)),
+	(5017, 'toasted-nobox', 5, postgis_dropbbox(ST_Buffer('POINT(30 40)', 5, 3000)));
 INSERT INTO bj_right VALUES
 	(6001, 'touch-rounded', 1, 'POINT(500000.07 7000020.3)'),
 	(6002, 'miss-rounded', 1, 'POINT(500000.1 7000020.3)'),
@@ -116,13 +120,18 @@ INSERT INTO bj_right VALUES
 	(6012, 'above-arc', 3, 'POINT(0 0.9)'),
 	(6013, 'in-poly-box', 3, 'POINT(21.5 20.5)'),
 	(6014, 'origin', 4, 'POINT Z (0.5 0.5 3)'),
-	(6015, 'nan-m', 2, ST_MakePoint(500020, 7000020, 1.5, 'NaN'));
+	(6015, 'nan-m', 2, ST_MakePoint(500020, 7000020, 1.5, 'NaN')),
+	(6016, 'near-toasted', 5, 'POINT(34.99 34.99)'),
+	(6017, 'in-toasted-box', 5, 'LINESTRING(25 45, 24 46)'),
+	(6018, 'beside-toasted', 5, 'POINT(35.01 40)');
 CREATE INDEX ON bj_left USING gist (geom);
 CREATE INDEX ON bj_right USING gist (geom);
 CREATE INDEX ON bj_left USING gist (geom gist_geometry_ops_nd);
 CREATE INDEX ON bj_right USING gist (geom gist_geometry_ops_nd);
 ANALYZE bj_left;
 ANALYZE bj_right;
+SELECT id, pg_column_size(geom) > 8000 AS large, postgis_hasbbox(geom) AS cached_box
+FROM bj_left WHERE id IN (5016, 5017) ORDER BY id;
 
 -- The plan: the box join over two ordinary scans.
 EXPLAIN (COSTS OFF)
