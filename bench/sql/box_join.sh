@@ -98,6 +98,13 @@ bench() {
 		else
 			echo "counts equal (ExactBoxJoin auto vs CPU): $([ "$gn" = "$cn" ] && echo yes || echo "**NO**")"
 		fi
+		# pair for pair, GPU against CPU (the CPU's pairs are PostGIS's in
+		# pg_regress): a checksum of the id pairs, not timed
+		sum="SELECT count(*) || ' pairs, checksum ' || sum(hashint8((a.id::bigint << 32) | b.id)) FROM $2 a JOIN $3 b ON a.geom $1 b.geom"
+		sg=$($psql -At -c "SET exactgpu.device = auto" -c "$sum")
+		sc=$($psql -At -c "SET exactgpu.device = cpu" -c "$sum")
+		echo
+		echo "Pairs of ExactBoxJoin (auto): $sg; (CPU): $sc: $([ "$sg" = "$sc" ] && echo equal || echo "**DIFFERENT**")"
 		echo
 		echo '```'
 		$psql -c "SET exactgpu.device = auto" -c "EXPLAIN (ANALYZE, COSTS OFF) $q"
