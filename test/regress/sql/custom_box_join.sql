@@ -166,6 +166,8 @@ SELECT bj_same('SELECT l.name, r.name AS rname, l.grp + r.grp AS g FROM bj_left 
 	WHERE l.grp < 5 AND r.grp > 0 AND l.name < r.name');
 SELECT bj_same('SELECT l.name, r.name AS rname, r.geom AS rgeom FROM bj_left l JOIN bj_right r ON r.geom &&& l.geom
 	WHERE l.grp IN (1, 2, 3) AND r.name LIKE ''R%'' AND l.id + r.id > 100');
+-- an expression as an argument (the distance-join pattern), read per row
+SELECT bj_same('SELECT l.id AS lid, r.id AS rid FROM bj_left l JOIN bj_right r ON ST_Expand(l.geom, 0.55) &&& r.geom');
 -- a self join, and one side a subquery with an aggregate
 SELECT bj_same('SELECT a.id AS aid, b.id AS bid FROM bj_left a JOIN bj_left b ON a.geom &&& b.geom');
 -- (7 large rows against 1,015: a nested loop over the index is cheaper)
