@@ -292,6 +292,17 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		exg_grid	g;
 
 		exg_grid_choose(&g, gbox, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+		{
+			/*
+			 * A quarter of the budget for the grids: per cell two starts,
+			 * the count scratch and the block arrays; per entry the item
+			 * and its share of the block arrays. The rest is for the waves.
+			 */
+			const exg_gpu_side *sides[2] = {&a, &b};
+			double		extent[3] = {gbox[3] - gbox[0], gbox[4] - gbox[1], gbox[5] - gbox[2]};
+
+			exg_gpu_grid_fit(sides, 2, g, extent, 24, 12, budget / 4, s);
+		}
 		uint32_t	ncells = (uint32_t) ((uint64_t) g.dims[0] * g.dims[1] * g.dims[2]);
 
 		memcpy(st->grid_dims, g.dims, sizeof(g.dims));

@@ -6,12 +6,14 @@
  */
 #include "locate_join.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cancel.h"
 #include "interval_double.h"
 #include "join_internal.h"
+#include "memory_budget.h"
 #include "parallel.h"
 #include "predicates_cpu.h"
 #include "stats.h"
@@ -114,8 +116,8 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 
 /* Column grid (origin 0) over classified triangles: cell_start, items. */
 static exg_status
-build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells, exg_grid *g,
-			  uint32_t **cell_start, uint32_t **items, exg_error *err)
+build_columns(const exg_solid_set *S, const double *boxes, const exg_join_options *opt,
+			  int threads, exg_grid *g, uint32_t **cell_start, uint32_t **items, exg_error *err)
 {
 	uint32_t	n = S->tris.nprims,
 				t,
@@ -137,7 +139,22 @@ build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells
 			mean[k] += (b[3 + k] - b[k]) / n;
 		}
 	}
-	exg_locate_grid(g, box, mean, n, target_cells);
+	exg_locate_grid(g, box, mean, n, opt->grid_cells);
+	{
+		/* within the memory budget (join_grid.h): 8 bytes a column (start,
+		 * cursor), 4 an entry; a triangle is entered in every column its box
+		 * meets, which a fine grid (exactgpu.grid_cells) under large
+		 * triangles multiplies without bound */
+		const double *sets[1] = {boxes};
+		uint64_t	ns[1] = {n};
+		double		extent[3] = {box[3] - box[0], box[4] - box[1], 0};
+		uint64_t	entries = exg_grid_fit(g, extent, 3, sets, ns, 1, 8, 4,
+										   exg_memory_budget(opt->memory_limit), threads);
+
+		if (entries >= UINT32_MAX)
+			return exg_fail(err, EXG_ERR_TOO_LARGE,
+							"more than 2^32 column entries: the bodies have too many triangles");
+	}
 	ncells = (uint32_t) g->dims[0] * (uint32_t) g->dims[1];
 	*cell_start = calloc((size_t) ncells + 1, sizeof(uint32_t));
 	cursor = malloc(sizeof(uint32_t) * ((size_t) ncells + 1));
@@ -252,7 +269,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	{
 		exg_round_state saved = exg_round_up_enter();
 
-		rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err);
+		rc = build_columns(S, boxes, opt, threads, &g, &cell_start, &items, err);
 		exg_round_restore(saved);
 	}
 	if (rc != EXG_OK)
