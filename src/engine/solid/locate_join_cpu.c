@@ -60,17 +60,21 @@ tri_box(const exg_prim_set *T, uint32_t t, double *box)
  * Walk one column for point p (index pi): report (pi, body) for each body
  * that holds p, or only body `want` when want != UINT32_MAX. Triangles are
  * classified on the fly when prims is NULL. Assumes upward rounding.
- * Returns the number of triangle tests, or -1 when out of memory.
+ * Returns the number of triangle tests, or -1 when out of memory; adds to
+ * *gmp_pairs the (point, body) pairs whose walk needed GMP (the join's
+ * exact_pairs, counted per pair as the GPU counts its undecided pairs).
  */
 static long
 walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim *prims,
 			const double *boxes, const uint32_t *items, uint32_t nitems, uint32_t want,
-			exg_pair_buffer *out)
+			exg_pair_buffer *out, uint64_t *gmp_pairs)
 {
 	const exg_prim_set *T = &S->tris;
+	exg_counters *cnt = exg_counters_local();
 	exg_cpu_simplex sx;
 	uint32_t	cur = UINT32_MAX,
 				e;
+	uint64_t	gmp_at_body = cnt->orient_exact;
 	int			parity = 0,
 				on = 0;
 	long		tests = 0;
@@ -89,6 +93,8 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 		{
 			if (cur != UINT32_MAX && (on || parity) && !exg_pair_push(out, pi, cur))
 				return -1;
+			*gmp_pairs += cnt->orient_exact != gmp_at_body;
+			gmp_at_body = cnt->orient_exact;
 			cur = b;
 			parity = on = 0;
 		}
@@ -244,6 +250,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	double		zero[3] = {0, 0, 0};
 	int			failed = 0;
 	uint64_t	tests = 0,
+				gmp_pairs = 0,
 				t0 = exg_now_ns();
 	exg_status	rc = EXG_OK;
 	long		i;
@@ -279,7 +286,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	st->phase_ns[EXG_PHASE_GRID] = exg_now_ns() - t0;
 	t0 = exg_now_ns();
 
-#pragma omp parallel num_threads(threads) reduction(+:tests)
+#pragma omp parallel num_threads(threads) reduction(+:tests,gmp_pairs)
 	{
 		exg_round_state saved = exg_round_up_enter();
 
@@ -302,7 +309,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 				uint32_t	c = column_of(&g, pt, zero);
 				long		k = walk_column(pt, p, S, prims, boxes, &items[cell_start[c]],
 											cell_start[c + 1] - cell_start[c], UINT32_MAX,
-											&bufs[i]);
+											&bufs[i], &gmp_pairs);
 
 				if (k < 0)
 				{
@@ -316,6 +323,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	}
 	st->phase_ns[EXG_PHASE_TEST] = exg_now_ns() - t0;
 	st->candidates = tests;
+	st->exact_pairs += gmp_pairs;
 	if (failed)
 	{
 		rc = exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
@@ -355,6 +363,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 	{
 		exg_round_state saved = exg_round_up_enter();
 		exg_pair_buffer one = {0};
+		uint64_t	gmp_unused = 0;	/* the GPU counts these pairs itself */
 
 #pragma omp for schedule(dynamic, 16)
 		for (i = 0; i < (long) n; i++)
@@ -371,7 +380,8 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 			}
 			one.n = 0;
 			if (walk_column(pt, pairs[i].a, S, NULL, NULL, &items[cell_start[c]],
-							cell_start[c + 1] - cell_start[c], pairs[i].b, &one) < 0)
+							cell_start[c + 1] - cell_start[c], pairs[i].b, &one,
+							&gmp_unused) < 0)
 				exg_flag_set(&failed);
 			else if (one.n)
 			{
