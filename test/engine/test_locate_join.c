@@ -210,17 +210,19 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 		if (k != n)
 			bad++;
 		/*
-		 * exact_pairs counts the (point, body) pairs GMP settled: on the CPU
-		 * some GMP evaluation behind each, and one pair at least when GMP ran
-		 * (the audit found 0 there); the GPU's are its undecided pairs, each
-		 * walked again with exact signs
+		 * exact_pairs counts the (point, body) pairs GMP settled: some GMP
+		 * evaluation behind each, and one pair at least when GMP ran (the
+		 * audit found 0 on the CPU); on the GPU, GMP runs only in the exact
+		 * walk of the pairs the device left undecided
 		 */
 		exg_counters_snapshot(&after);
 		gmp = after.orient_exact - before.orient_exact;
-		if (dev == 0 && (st.exact_pairs > gmp || (gmp > 0) != (st.exact_pairs > 0)))
+		if (st.exact_pairs > gmp || (gmp > 0) != (st.exact_pairs > 0) ||
+			(dev == 1 && st.exact_pairs > st.unknown_second))
 		{
-			printf("  %s CPU: %llu pairs counted as settled exactly, %llu GMP evaluations\n", name,
-				   (unsigned long long) st.exact_pairs, (unsigned long long) gmp);
+			printf("  %s %s: %llu pairs counted as settled exactly, %llu GMP evaluations\n", name,
+				   dev ? "GPU" : "CPU", (unsigned long long) st.exact_pairs,
+				   (unsigned long long) gmp);
 			bad++;
 		}
 		printf("%s %-28s %s: %u points x %u bodies (%u triangles): %zu pairs in, %llu tests, "

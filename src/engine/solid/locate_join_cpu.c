@@ -346,8 +346,9 @@ exg_status
 exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid *g,
 					   const double *origin, const uint32_t *cell_start, const uint32_t *items,
 					   const exg_pair *pairs, size_t n, int threads, exg_pair *out,
-					   size_t *nout, exg_error *err)
+					   size_t *nout, uint64_t *gmp_pairs, exg_error *err)
 {
+	uint64_t	gmp = 0;
 	int			failed = 0;
 	size_t		m = 0;
 	long		i;
@@ -363,7 +364,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 	{
 		exg_round_state saved = exg_round_up_enter();
 		exg_pair_buffer one = {0};
-		uint64_t	gmp_unused = 0;	/* the GPU counts these pairs itself */
+		uint64_t	mine = 0;
 
 #pragma omp for schedule(dynamic, 16)
 		for (i = 0; i < (long) n; i++)
@@ -381,7 +382,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 			one.n = 0;
 			if (walk_column(pt, pairs[i].a, S, NULL, NULL, &items[cell_start[c]],
 							cell_start[c + 1] - cell_start[c], pairs[i].b, &one,
-							&gmp_unused) < 0)
+							&mine) < 0)
 				exg_flag_set(&failed);
 			else if (one.n)
 			{
@@ -391,9 +392,11 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 			}
 		}
 		free(one.p);
+		__atomic_fetch_add(&gmp, mine, __ATOMIC_RELAXED);
 		exg_round_restore(saved);
 	}
 	free(column);
+	*gmp_pairs = gmp;
 	if (failed)
 		return exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
 			: exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");

@@ -355,12 +355,13 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 		std::vector<exg_pair> cand(counts.unknown),
 					kept(counts.unknown);
 		size_t		nkept = 0;
+		uint64_t	gmp = 0;
 		exg_error	err = {};
 
 		for (size_t i = 0; i < counts.unknown; i++)
 			cand[i] = {(uint32_t) (unk_keys[i] >> 32), (uint32_t) unk_keys[i]};
 		if (exg_locate_exact_pairs(pts, S, &g, origin, cell_start.data(), items.data(), cand.data(),
-								   cand.size(), opt->worker_threads, kept.data(), &nkept,
+								   cand.size(), opt->worker_threads, kept.data(), &nkept, &gmp,
 								   &err) != EXG_OK)
 		{
 			exg_gpu_error e;
@@ -369,7 +370,7 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 			snprintf(e.message, sizeof(e.message), "%s", err.message);
 			throw		e;
 		}
-		st->exact_pairs += counts.unknown;
+		st->exact_pairs += gmp;
 		out.insert(out.end(), kept.begin(), kept.begin() + nkept);
 		std::sort(out.begin() + base, out.end(), [](const exg_pair &x, const exg_pair &y) {
 			return x.a != y.a ? x.a < y.a : x.b < y.b;
