@@ -295,6 +295,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 		{
 			uint32_t	p0 = (uint32_t) i * POINTS_PER_TASK,
 						p1 = p0 + POINTS_PER_TASK < npts ? p0 + POINTS_PER_TASK : npts;
+			uint64_t	since_poll = 0;
 
 			if (exg_flag_get(&failed))
 				continue;
@@ -317,6 +318,18 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 					break;
 				}
 				tests += (uint64_t) k;
+				/* poll by work done, not by task: a column may hold every
+				 * layer of thousands of triangles */
+				since_poll += (uint64_t) k + 16;
+				if (since_poll >= 16384)
+				{
+					since_poll = 0;
+					if (exg_flag_get(&failed) || exg_cancel_requested())
+					{
+						exg_flag_set(&failed);
+						break;
+					}
+				}
 			}
 		}
 		exg_round_restore(saved);
