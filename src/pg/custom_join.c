@@ -48,7 +48,6 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
  * by row against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20.
  */
 #define EXACT_JOIN_PAIR_FRACTION	(1.0 / 20.0)
-#define EXACT_JOIN_BYTES_PER_OP		8.0
 /* Starting a batch join: the worker pool's dispatch, allocations (two calls). */
 #define EXACT_JOIN_CPU_STARTUP		50.0
 /* A GPU join pays context, uploads and launches: worth it from 4x that work. */
@@ -133,8 +132,8 @@ toast_bytes_per_row(Oid relid)
  * The average width of a geometry argument: pg_statistic's for a column,
  * plus what its table keeps out of line.
  */
-static double
-geometry_width(PlannerInfo *root, Node *arg)
+double
+exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 {
 	if (IsA(arg, Var))
 	{
@@ -262,9 +261,9 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 		return;
 
 	/* cost: both children whole, each row parsed once, each candidate pair batched */
-	w_out = geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
+	w_out = exactgpu_geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
 										   : linitial(((FuncExpr *) clause)->args)));
-	w_in = geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
+	w_in = exactgpu_geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
 										  : lsecond(((FuncExpr *) clause)->args)));
 	/* the clause's selectivity is that of the box overlap (sql_support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *

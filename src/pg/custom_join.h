@@ -18,6 +18,7 @@
 #include "exactgpu.h"
 
 #include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
 
 #define EXACT_JOIN_NAME "ExactJoin"
 
@@ -47,6 +48,12 @@ void		exactgpu_custom_join_init(void);
 
 /* Which of our predicates a function is, whatever its schema (custom_join.c). */
 ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
+
+/* The average bytes of a geometry argument, TOASTed ones included (custom_join.c). */
+double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
+
+/* Bytes of geometry parsed per planner operator (custom_join.c). */
+#define EXACT_JOIN_BYTES_PER_OP		8.0
 
 /* Charge nested loops' parameterized index scans their predicate calls (param_scan_cost.c). */
 void		exactgpu_param_scan_cost_init(void);
