@@ -10,8 +10,8 @@
 # cores), best of REPS runs; PostGIS's plan (enable_batch_join = off) once;
 # the counts must be equal. Sizes are set for ~5 pairs per row (~5 * N).
 #   usage: bench/sql/box_join.sh OUT.md N
-#   env:   REPS (default 3), POSTGIS=0 skips PostGIS's run, CANCEL=0 skips
-#          the cancel measurement
+#   env:   REPS (default 3), POSTGIS=0 skips PostGIS's run, PG_TIMEOUT_S
+#          (default 200) bounds it, CANCEL=0 skips the cancel measurement
 set -eu
 out=$1
 n=$2
@@ -74,7 +74,9 @@ bench() {
 	gpu=$(run "ExactBoxJoin, exactgpu.device = auto" "SET exactgpu.device = auto" "$q" "$reps")
 	cpu=$(run "ExactBoxJoin, CPU" "SET exactgpu.device = cpu" "$q" "$reps")
 	if [ "${POSTGIS:-1}" != 0 ]; then
-		pg=$(run "PostGIS (enable_batch_join = off)" "SET exactgpu.enable_batch_join = off" "$q" 1)
+		pg=$(run "PostGIS (enable_batch_join = off)" \
+			"SET exactgpu.enable_batch_join = off; SET statement_timeout = '${PG_TIMEOUT_S:-200}s'" "$q" 1) ||
+			pg="PostGIS (enable_batch_join = off): canceled at statement_timeout ${PG_TIMEOUT_S:-200} s | | | |"
 	else
 		pg="PostGIS (skipped) | | | |"
 	fi
@@ -96,6 +98,7 @@ bench() {
 				"PostGIS / ExactBoxJoin (CPU): $(ratio "$pms" "$cms")x;" \
 				"counts equal: $([ "$gn" = "$pn" ] && [ "$cn" = "$pn" ] && echo yes || echo "**NO**")"
 		else
+			[ "${POSTGIS:-1}" = 0 ] || echo "PostGIS / ExactBoxJoin (auto): **> $(ratio "$(( ${PG_TIMEOUT_S:-200} * 1000 ))" "$gms")x** (PostGIS canceled);"
 			echo "counts equal (ExactBoxJoin auto vs CPU): $([ "$gn" = "$cn" ] && echo yes || echo "**NO**")"
 		fi
 		# pair for pair, GPU against CPU (the CPU's pairs are PostGIS's in
