@@ -144,7 +144,7 @@ exact_case(int n, uint32_t grid_cells)
 	}
 	fprintf(stderr, "exact join: %zu pairs, grid %dx%dx%d\n", np, st.grid_dims[0],
 			st.grid_dims[1], st.grid_dims[2]);
-	free(pairs);
+	exg_join_pairs_free(pairs);
 	return np == (size_t) n * n ? 0 : 1;
 }
 

@@ -163,7 +163,7 @@ SELECT bj_same('SELECT l.id AS lid, r.id AS rid FROM bj_left l JOIN bj_right r O
 SELECT bj_same('SELECT l.id AS lid, r.id AS rid FROM bj_left l JOIN bj_right r ON r.geom &&& l.geom');
 -- text keys, other columns, filters on both sides and a join filter beside the operator
 SELECT bj_same('SELECT l.name, r.name AS rname, l.grp + r.grp AS g FROM bj_left l JOIN bj_right r ON l.geom && r.geom
-	WHERE l.grp < 5 AND r.grp > 0 AND l.name < r.name');
+	WHERE l.grp < 5 AND r.grp > 0 AND l.name < r.name COLLATE "C"');
 SELECT bj_same('SELECT l.name, r.name AS rname, r.geom AS rgeom FROM bj_left l JOIN bj_right r ON r.geom &&& l.geom
 	WHERE l.grp IN (1, 2, 3) AND r.name LIKE ''R%'' AND l.id + r.id > 100');
 -- an expression as an argument (the distance-join pattern), read per row
