@@ -11,6 +11,7 @@
 #      exactgpu.device = auto: the planner's choice for the plain JOIN
 #      (EXPLAIN ANALYZE), plain JOIN against the batch SRF (acceptance: within
 #      1.2x), and row by row once (ROW_BY_ROW=0 skips it).
+# PARTS=large runs the large mine only (no pg_regress, no demo-sized mine).
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
 # branch and installed (shared/tools/pg-bundle.sh after make install),
 # demo/bin/minegen. Results go to $OUT/custom-join.md: the report is
@@ -39,7 +40,7 @@ md="$work/custom-join.md"
 	echo '```'
 } > "$md"
 chown pg "$md"
-su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
+[ "${PARTS:-all}" = large ] || su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
 	--load-extension=postgis --load-extension=exactgpu custom_join custom_join_solid join" 2>&1 | tail -5 >> "$md" || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
@@ -47,9 +48,10 @@ echo '```' >> "$md"
 echo >> "$md"
 echo "## Benchmarks" >> "$md"
 echo >> "$md"
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+[ "${PARTS:-all}" = large ] || su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	DEVICE=gpu bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
-	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
+	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000" 2>&1 | tail -20 || true
+su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>&1 | tail -20 || true
 cp "$md" "$out/custom-join.md"
 cat "$md"

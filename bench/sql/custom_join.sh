@@ -24,7 +24,9 @@ dir=$(mktemp -d)
 chmod 755 "$dir"
 "$minegen" --holes "$holes" --bodies "$bodies" --triangles "$tris" --seed 7 --out "$dir" >&2
 $psql -c "CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE"
+echo "$(date -u +%T) generated; loading" >&2
 $psql -v dir="$dir" -v replace=1 -f "$dir/load.sql" >/dev/null
+echo "$(date -u +%T) loaded" >&2
 indexes=${INDEXES:-both}
 [ "$indexes" = both ] || $psql -c "DROP INDEX drill_holes_geom_idx"
 $psql -c "ANALYZE drill_holes" -c "ANALYZE ore_bodies"
@@ -50,6 +52,7 @@ echo '|---|---|---|---|---|'
 # time FORM QUERY REPS SETTINGS REFERENCE: a row of the table; its rows
 # compared with REFERENCE's (the SRF's, as ids or names)
 time_form() {
+	echo "$(date -u +%T) $1" >&2
 	$psql -At -F' | ' <<SQL >> "$out"
 SET exactgpu.device = '$device';
 $4;
