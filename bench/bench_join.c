@@ -304,7 +304,7 @@ run_peer_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	if (join_input_write(input, xyz, nv, idx, np, arity) != 0)
 	{
 		printf("\ncannot write %s\n", input);
-		failures++;
+		test_failures++;
 		return;
 	}
 	printf("\n### %s: %u x %u primitives\n\n", name, A->nprims, B->nprims);
@@ -346,7 +346,7 @@ run_peer_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 			if (!run_peer(input, threads, &a))
 			{
 				printf("| %d | peer failed: %s |\n", threads, peer_bin);
-				failures++;
+				test_failures++;
 				break;
 			}
 			/* best wall time and best CPU time, each over the runs */
@@ -365,7 +365,7 @@ run_peer_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 				free(a.p);
 		}
 		same = ans.p && same_pairs(p, n, ans.p, ans.n);
-		failures += !same && ans.p;
+		test_failures += !same && ans.p;
 		printf("| %d | %.3f | %.3f | **%.2f** | %.3f | %.3f | %.2f | %llu / %llu | %zu | %016llx | %s |\n",
 			   threads, best.total_ns / 1e9, ans.seconds, best.total_ns / 1e9 / ans.seconds,
 			   cpu, ans.cpu_seconds, cpu / ans.cpu_seconds,
