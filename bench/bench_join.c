@@ -742,7 +742,8 @@ main(int argc, char **argv)
 					T;
 		size_t		k = 0;
 
-		mine_params_for_size(&mp, "paper", 1);
+		/* BENCH_MINE_SIZE: a minegen size (paper by default; large: 10^7 triangles) */
+		mine_params_for_size(&mp, getenv("BENCH_MINE_SIZE") ? getenv("BENCH_MINE_SIZE") : "paper", 1);
 		if (mine_generate(&mp, &m, merr, sizeof(merr)) != 0)
 		{
 			fprintf(stderr, "mine: %s\n", merr);
