@@ -15,6 +15,14 @@
  * copies them into the join's batch on its thread pool. Nothing is parsed
  * twice; worker threads never call PostgreSQL (these are processes).
  *
+ * Rows stored in line (drill holes: many small rows) go to the same
+ * workers, in chunks of about INLINE_CHUNK_BYTES copied into the segment:
+ * one pool of processes, one process per core, does all the parsing. (The
+ * leader's thread pool parsing them beside the workers ran 16 threads on
+ * cores the 15 workers held: 256 ms on the H100 machine for what the
+ * workers do in their stride; and there is no query time to overlap it
+ * with: the inner queries took 11 ms of a 1 s read.)
+ *
  * Errors: a row that does not parse is recorded, and the leader reports the
  * first such row in query order, as the serial path would. A worker's
  * PostgreSQL error (detoast, memory) reaches the leader through the
@@ -44,11 +52,13 @@
 #include "join_rows.h"
 
 #include "gserialized_read.h"
+#include "parallel.h"
 #include "stats.h"
 
 #define READ_KEY_SHARED		UINT64CONST(0xE7A6F1A700000001)
 #define READ_KEY_TASKS		UINT64CONST(0xE7A6F1A700000002)
 #define READ_KEY_DSA		UINT64CONST(0xE7A6F1A700000003)
+#define READ_KEY_INLINE		UINT64CONST(0xE7A6F1A700000010)	/* + side */
 
 /*
  * Below this much detoasted geometry, workers cost more than they save
@@ -60,6 +70,8 @@
 #define FLAT_PARALLEL_MIN_BYTES		((uint64) 8 << 20)
 /* A worker for every this many bytes, up to max_parallel_workers_per_gather. */
 #define READ_BYTES_PER_WORKER		((uint64) 4 << 20)
+/* In-line rows per task: ~1 ms of parsing, small beside a body's row. */
+#define INLINE_CHUNK_BYTES			((Size) 256 << 10)
 
 enum
 {
@@ -68,17 +80,46 @@ enum
 	TASK_FAILED
 };
 
+enum
+{
+	TASK_TOAST,					/* one row, as its TOAST pointer */
+	TASK_INLINE					/* rows row0 .. row1 - 1 of a side's in-line bytes */
+};
+
 typedef struct ReadTask
 {
 	char		ptr[TOAST_POINTER_SIZE];	/* in: the row's TOAST pointer */
+	uint8		kind;
+	uint8		side;
+	uint32		row0,
+				row1;
 	pg_atomic_uint32 state;
 	int32		worker;			/* ParallelWorkerNumber that flattened it */
 	int32		srid;
 	uint8		solid;
-	dsa_pointer flat;			/* nverts * 3 doubles, then nprims * 3 uint32 */
+	uint8		dims;			/* exg_flat_row.dims */
+	/*
+	 * TASK_TOAST: nverts * 3 doubles, then nprims * 3 uint32. TASK_INLINE:
+	 * per row nverts and nprims (uint64), then solid and dims (uint8), padded
+	 * to 8; then each row's vertices, then each row's indices (relative to
+	 * its own vertices, as for a TOAST row).
+	 */
+	dsa_pointer flat;
 	uint64		nverts;
 	uint64		nprims;
 } ReadTask;
+
+/* A side's rows stored in line, copied into the segment for the workers. */
+typedef struct InlineRows
+{
+	uint64		n;
+	uint64		len;
+	/* then n + 1 offsets (uint64), then len bytes */
+} InlineRows;
+
+#define INLINE_OFF(ir)		((uint64 *) ((char *) (ir) + MAXALIGN(sizeof(InlineRows))))
+#define INLINE_DATA(ir)		((const uint8 *) (INLINE_OFF(ir) + (ir)->n + 1))
+#define INLINE_SIZE(n, len)	(MAXALIGN(sizeof(InlineRows)) + ((n) + 1) * sizeof(uint64) + (len))
 
 typedef struct ReadShared
 {
@@ -119,54 +160,152 @@ scratch_free(RowScratch *s)
 	MemoryContextDelete(s->cxt);
 }
 
-/* Detoast, parse and flatten task i into the DSA area (any process). */
-static void
-flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, RowScratch *s)
+static uint8
+batch_dims(const exg_batch *b)
 {
-	ReadTask   *t = &tasks[i];
+	return b->nrows_z ? 3 : b->nrows_flat ? 2 : 0;
+}
+
+/* Parse one serialized geometry into the scratch's one-row batch. */
+static exg_status
+flatten_one(RowScratch *s, const uint8 *g, size_t len, exg_error *err)
+{
+	exg_status	st;
+
+	exg_shape_clear(&s->shape);
+	st = exg_gserialized_read(g, len, &s->shape, err);
+	if (st == EXG_OK)
+	{
+		exg_batch_reset(&s->batch);
+		st = exg_batch_add(&s->batch, &s->shape, err);
+	}
+	return st;
+}
+
+static dsa_pointer
+flat_allocate(dsa_area *area, size_t bytes, exg_error *err)
+{
+	dsa_pointer p = dsa_allocate_extended(area, Max(bytes, 8),
+										  DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM);
+
+	if (!DsaPointerIsValid(p))
+		exg_fail(err, EXG_ERR_NOMEM, "out of shared memory for a flattened join input row");
+	return p;
+}
+
+/* A TOAST row: detoast, parse and flatten it into the DSA area. */
+static exg_status
+flatten_toast(ReadTask *t, dsa_area *area, RowScratch *s, exg_error *err)
+{
 	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
 	const uint8 *g = (const uint8 *) VARDATA(d);
 	size_t		len = VARSIZE(d) - VARHDRSZ;
-	exg_error	err = {0};
 	exg_status	st;
 
 	MemoryContextSwitchTo(old);
-	st = exg_gserialized_srid(g, len, &t->srid, &err);
+	st = exg_gserialized_srid(g, len, &t->srid, err);
 	if (st == EXG_OK)
-	{
-		exg_shape_clear(&s->shape);
-		st = exg_gserialized_read(g, len, &s->shape, &err);
-	}
-	if (st == EXG_OK)
-	{
-		exg_batch_reset(&s->batch);
-		st = exg_batch_add(&s->batch, &s->shape, &err);
-	}
+		st = flatten_one(s, g, len, err);
 	MemoryContextReset(s->cxt);
-	if (st == EXG_ERR_INTERRUPTED)
-		CHECK_FOR_INTERRUPTS();
 	if (st == EXG_OK)
 	{
 		size_t		vbytes = s->batch.nverts * 3 * sizeof(double),
 					pbytes = s->batch.nprims * 3 * sizeof(uint32);
 
-		t->flat = dsa_allocate_extended(area, Max(vbytes + pbytes, 8),
-										DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM);
+		t->flat = flat_allocate(area, vbytes + pbytes, err);
 		if (!DsaPointerIsValid(t->flat))
-			st = exg_fail(&err, EXG_ERR_NOMEM,
-						  "out of shared memory for a flattened join input row");
+			return EXG_ERR_NOMEM;
+		memcpy(dsa_get_address(area, t->flat), s->batch.xyz, vbytes);
+		memcpy((char *) dsa_get_address(area, t->flat) + vbytes, s->batch.tri, pbytes);
+		t->nverts = s->batch.nverts;
+		t->nprims = s->batch.nprims;
+		t->solid = s->batch.solid[0];
+		t->dims = batch_dims(&s->batch);
+	}
+	return st;
+}
+
+/*
+ * In-line rows row0 .. row1 - 1: each flattened alone (its indices relative
+ * to its own vertices, as a TOAST row's), then all copied into one DSA
+ * block. Their SRIDs were checked as the query ran.
+ */
+static exg_status
+flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
+			   exg_error *err)
+{
+	uint32		nr = t->row1 - t->row0;
+	const uint64 *off = INLINE_OFF(ir) + t->row0;
+	const uint8 *data = INLINE_DATA(ir);
+	uint64	   *nv = palloc(sizeof(uint64) * nr),
+			   *np = palloc(sizeof(uint64) * nr);
+	uint8	   *meta = palloc(2 * nr);
+	exg_batch	all;
+	exg_status	st = EXG_OK;
+	Size		head = MAXALIGN(2 * sizeof(uint64) * nr + 2 * nr);
+
+	exg_batch_init(&all, s->batch.naxes, s->batch.policy);
+	for (uint32 j = 0; j < nr && st == EXG_OK; j++)
+	{
+		st = flatten_one(s, data + off[j], off[j + 1] - off[j], err);
+		if (st == EXG_OK)
+			st = exg_batch_reserve(&all, all.nverts + s->batch.nverts,
+								   all.nprims + s->batch.nprims, 1, err);
+		if (st != EXG_OK)
+			break;
+		memcpy(all.xyz + 3 * all.nverts, s->batch.xyz, s->batch.nverts * 3 * sizeof(double));
+		memcpy(all.tri + 3 * all.nprims, s->batch.tri, s->batch.nprims * 3 * sizeof(uint32));
+		all.nverts += s->batch.nverts;
+		all.nprims += s->batch.nprims;
+		nv[j] = s->batch.nverts;
+		np[j] = s->batch.nprims;
+		meta[j] = s->batch.solid[0];
+		meta[nr + j] = batch_dims(&s->batch);
+	}
+	if (st == EXG_OK)
+	{
+		size_t		vbytes = all.nverts * 3 * sizeof(double),
+					pbytes = all.nprims * 3 * sizeof(uint32);
+
+		t->flat = flat_allocate(area, head + vbytes + pbytes, err);
+		if (!DsaPointerIsValid(t->flat))
+			st = EXG_ERR_NOMEM;
 		else
 		{
 			char	   *p = dsa_get_address(area, t->flat);
 
-			memcpy(p, s->batch.xyz, vbytes);
-			memcpy(p + vbytes, s->batch.tri, pbytes);
-			t->nverts = s->batch.nverts;
-			t->nprims = s->batch.nprims;
-			t->solid = s->batch.solid[0];
+			memcpy(p, nv, sizeof(uint64) * nr);
+			memcpy(p + sizeof(uint64) * nr, np, sizeof(uint64) * nr);
+			memcpy(p + 2 * sizeof(uint64) * nr, meta, 2 * nr);
+			memcpy(p + head, all.xyz, vbytes);
+			memcpy(p + head + vbytes, all.tri, pbytes);
+			t->nverts = all.nverts;
+			t->nprims = all.nprims;
 		}
 	}
+	exg_batch_free(&all);
+	pfree(nv);
+	pfree(np);
+	pfree(meta);
+	return st;
+}
+
+/* Flatten task i into the DSA area (any process). */
+static void
+flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRows **inl,
+			 RowScratch *s)
+{
+	ReadTask   *t = &tasks[i];
+	exg_error	err = {0};
+	exg_status	st;
+
+	if (t->kind == TASK_INLINE)
+		st = flatten_inline(t, inl[t->side], area, s, &err);
+	else
+		st = flatten_toast(t, area, s, &err);
+	if (st == EXG_ERR_INTERRUPTED)
+		CHECK_FOR_INTERRUPTS();
 	t->worker = ParallelWorkerNumber;
 	if (st != EXG_OK)
 	{
@@ -201,14 +340,17 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 	ReadShared *sh = shm_toc_lookup(toc, READ_KEY_SHARED, false);
 	ReadTask   *tasks = shm_toc_lookup(toc, READ_KEY_TASKS, false);
 	dsa_area   *area = dsa_attach_in_place(shm_toc_lookup(toc, READ_KEY_DSA, false), seg);
+	InlineRows *inl[2];
 	RowScratch	s;
 	uint32		i;
 
+	for (int k = 0; k < 2; k++)
+		inl[k] = shm_toc_lookup(toc, READ_KEY_INLINE + k, true);
 	scratch_init(&s, sh);
 	while (claim_task(sh, &i))
 	{
 		CHECK_FOR_INTERRUPTS();
-		flatten_task(sh, tasks, i, area, &s);
+		flatten_task(sh, tasks, i, area, inl, &s);
 	}
 	scratch_free(&s);
 	dsa_detach(area);
@@ -233,22 +375,54 @@ shm_has_room(uint64 bytes)
 	return (uint64) fs.f_bavail * fs.f_frsize >= bytes + bytes / 2;
 }
 
-/* How many workers to ask for: 0 to read serially. */
+/*
+ * How many workers to ask for: 0 to read serially. `bytes` is what the
+ * workers would parse (out of line, and in line with them). The leader
+ * takes part, so a worker per core but one keeps every core busy and none
+ * shared: on the 2-core build machine a second worker made the read slower
+ * than the serial one (three processes on two cores).
+ */
 static int
-read_workers_wanted(uint64 ntasks, uint64 bytes)
+read_workers_wanted(uint64 ntoast, uint64 ntasks, uint64 bytes)
 {
 	uint64		n;
+	int			cores = exg_cpu_count();
 
-	if (ntasks == 0 || max_parallel_workers_per_gather <= 0 || IsInParallelMode() ||
+	if (ntoast == 0 || max_parallel_workers_per_gather <= 0 || IsInParallelMode() ||
 		!IsUnderPostmaster || !shm_has_room(bytes))
 		return 0;
 	if (force_parallel_mode != FORCE_PARALLEL_OFF)
 		return (int) Min((uint64) max_parallel_workers_per_gather, ntasks);
-	if (bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2)
+	if (bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2 || cores < 2)
 		return 0;
-	/* the leader takes part: ntasks - 1 workers keep every process busy */
 	n = Min(ntasks - 1, bytes / READ_BYTES_PER_WORKER);
+	n = Min(n, (uint64) (cores - 1));
 	return (int) Min((uint64) max_parallel_workers_per_gather, Max(n, 1));
+}
+
+/* The in-line rows of one side cut into tasks of about INLINE_CHUNK_BYTES. */
+static uint32
+inline_chunks(const ExactgpuRows *r, ReadTask *tasks, int side)
+{
+	uint32		nt = 0;
+	size_t		row0 = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (i + 1 == r->n || r->off[i + 1] - r->off[row0] >= INLINE_CHUNK_BYTES)
+		{
+			if (tasks)
+			{
+				ReadTask   *t = &tasks[nt];
+
+				t->kind = TASK_INLINE;
+				t->side = (uint8) side;
+				t->row0 = (uint32) row0;
+				t->row1 = (uint32) (i + 1);
+			}
+			nt++;
+			row0 = i + 1;
+		}
+	return nt;
 }
 
 static void
@@ -336,7 +510,7 @@ flatten_serial(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadR
  */
 static void
 wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area,
-		  RowScratch *s)
+		  InlineRows **inl, RowScratch *s)
 {
 	uint32		j;
 
@@ -348,7 +522,7 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 	{
 		if (help && claim_task(sh, &j))
 		{
-			flatten_task(sh, tasks, j, area, s);
+			flatten_task(sh, tasks, j, area, inl, s);
 			CHECK_FOR_INTERRUPTS();
 			continue;
 		}
@@ -380,6 +554,51 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 	pg_read_barrier();
 }
 
+/* Task t's rows as flattened rows (pointers into the DSA area). */
+static size_t
+task_rows(const ReadTask *t, dsa_area *area, exg_flat_row *out)
+{
+	const char *p = dsa_get_address(area, t->flat);
+
+	if (t->kind == TASK_TOAST)
+	{
+		out->nverts = t->nverts;
+		out->nprims = t->nprims;
+		out->solid = t->solid;
+		out->dims = t->dims;
+		out->xyz = (const double *) p;
+		out->tri = (const uint32 *) (p + t->nverts * 3 * sizeof(double));
+		return 1;
+	}
+	else
+	{
+		uint32		nr = t->row1 - t->row0;
+		const uint64 *nv = (const uint64 *) p,
+				   *np = nv + nr;
+		const uint8 *meta = (const uint8 *) (np + nr);
+		const double *xyz = (const double *) (p + MAXALIGN(2 * sizeof(uint64) * nr + 2 * nr));
+		const uint32 *tri = (const uint32 *) (xyz + 3 * t->nverts);
+
+		for (uint32 j = 0; j < nr; j++)
+		{
+			out[j].nverts = nv[j];
+			out[j].nprims = np[j];
+			out[j].solid = meta[j];
+			out[j].dims = meta[nr + j];
+			out[j].xyz = xyz;
+			out[j].tri = tri;
+			xyz += 3 * nv[j];
+			tri += 3 * np[j];
+		}
+		return nr;
+	}
+}
+
+/*
+ * Both sides' rows to the workers: per side its in-line rows in chunks,
+ * then its TOAST rows one by one, so that task order is batch row order and
+ * the first failed task is the row a serial reading would have reported.
+ */
 static void
 flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworkers,
 				 ExactgpuReadReport *rep)
@@ -387,9 +606,11 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	uint64		t0 = exg_now_ns();
 	uint32		ntasks = 0,
 				first[3];
+	size_t		nflat = 0;
 	ParallelContext *pcxt;
 	ReadShared *sh;
 	ReadTask   *tasks;
+	InlineRows *inl[2] = {NULL, NULL};
 	void	   *dsa_space;
 	dsa_area   *area;
 	RowScratch	s;
@@ -399,12 +620,15 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 
 	for (int k = 0; k < nsides; k++)
 	{
+		uint64		nk = (uint64) inline_chunks(rows[k], NULL, k) + rows[k]->ntoast;
+
 		first[k] = ntasks;
-		if (rows[k]->ntoast >= PG_UINT32_MAX - ntasks)
+		if (nk >= PG_UINT32_MAX - ntasks)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s: too many rows in one join input", rows[k]->context)));
-		ntasks += (uint32) rows[k]->ntoast;
+		ntasks += (uint32) nk;
+		nflat = Max(nflat, rows[k]->n + rows[k]->ntoast);
 	}
 	first[nsides] = ntasks;
 	tasks_size = mul_size(ntasks, sizeof(ReadTask));
@@ -414,7 +638,10 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ReadShared));
 	shm_toc_estimate_chunk(&pcxt->estimator, tasks_size);
 	shm_toc_estimate_chunk(&pcxt->estimator, dsa_minimum_size());
-	shm_toc_estimate_keys(&pcxt->estimator, 3);
+	shm_toc_estimate_keys(&pcxt->estimator, 3 + nsides);
+	for (int k = 0; k < nsides; k++)
+		if (rows[k]->n > 0)
+			shm_toc_estimate_chunk(&pcxt->estimator, INLINE_SIZE(rows[k]->n, rows[k]->len));
 	InitializeParallelDSM(pcxt);
 
 	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
@@ -426,15 +653,37 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	SpinLockInit(&sh->mutex);
 	sh->fail_task = PG_UINT32_MAX;
 	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
+	memset(tasks, 0, tasks_size);
 	for (int k = 0; k < nsides; k++)
-		for (size_t i = 0; i < rows[k]->ntoast; i++)
-		{
-			ReadTask   *t = &tasks[first[k] + i];
+	{
+		ExactgpuRows *r = rows[k];
+		uint32		nin = inline_chunks(r, &tasks[first[k]], k);
 
-			memcpy(t->ptr, rows[k]->toast[i].ptr, TOAST_POINTER_SIZE);
-			pg_atomic_init_u32(&t->state, TASK_PENDING);
-			t->flat = InvalidDsaPointer;
+		if (r->n > 0)
+		{
+			/* the bytes in line, as the receiver collected them */
+			inl[k] = shm_toc_allocate(pcxt->toc, INLINE_SIZE(r->n, r->len));
+			inl[k]->n = r->n;
+			inl[k]->len = r->len;
+			for (size_t i = 0; i <= r->n; i++)
+				INLINE_OFF(inl[k])[i] = r->off[i];
+			memcpy((uint8 *) INLINE_DATA(inl[k]), r->data, r->len);
+			shm_toc_insert(pcxt->toc, READ_KEY_INLINE + k, inl[k]);
 		}
+		for (size_t i = 0; i < r->ntoast; i++)
+		{
+			ReadTask   *t = &tasks[first[k] + nin + i];
+
+			t->kind = TASK_TOAST;
+			t->side = (uint8) k;
+			memcpy(t->ptr, r->toast[i].ptr, TOAST_POINTER_SIZE);
+		}
+	}
+	for (uint32 i = 0; i < ntasks; i++)
+	{
+		pg_atomic_init_u32(&tasks[i].state, TASK_PENDING);
+		tasks[i].flat = InvalidDsaPointer;
+	}
 	dsa_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
 	area = dsa_create_in_place(dsa_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA,
 							   pcxt->seg);
@@ -444,71 +693,64 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	LaunchParallelWorkers(pcxt);
 	rep->workers_planned = nworkers;
 
-	/* while the workers start and detoast, the leader parses rows in line */
-	{
-		uint64		tp = exg_now_ns();
-
-		parse_inline(rows, batch, nsides);
-		rep->parse_ms = (exg_now_ns() - tp) / 1e6;
-	}
-
-	/* then takes the TOAST rows in order, flattening unclaimed ones itself */
+	/* the leader takes the rows in order, flattening unclaimed ones itself */
 	scratch_init(&s, sh);
-	flat = palloc_extended(sizeof(exg_flat_row) * (ntasks ? ntasks : 1), MCXT_ALLOC_HUGE);
+	flat = palloc_extended(sizeof(exg_flat_row) * (nflat ? nflat : 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < nsides; k++)
+	{
+		size_t		nrows = 0;
+		uint64		nbytes = 0;
+		exg_error	err = {0};
+		uint64		tg;
+
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
 			ReadTask   *t = &tasks[i];
 
-			wait_task(pcxt, sh, tasks, i, area, &s);
+			wait_task(pcxt, sh, tasks, i, area, inl, &s);
 			if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
 			{
-				exg_error	err;
-
 				SpinLockAcquire(&sh->mutex);
 				err = sh->fail;
 				SpinLockRelease(&sh->mutex);
 				exactgpu_report(&err, rows[k]->context);
 			}
-			check_srid(rows[k], t->srid);
+			if (t->kind == TASK_TOAST)
+				check_srid(rows[k], t->srid);
 			if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
 			{
 				seen[t->worker] = true;
 				rep->workers++;
 			}
-			flat[i].nverts = t->nverts;
-			flat[i].nprims = t->nprims;
-			flat[i].solid = t->solid;
-			flat[i].xyz = (const double *) dsa_get_address(area, t->flat);
-			flat[i].tri = (const uint32 *) ((const char *) flat[i].xyz +
-											t->nverts * 3 * sizeof(double));
+			nrows += task_rows(t, area, &flat[nrows]);
+			nbytes += t->nverts * 24 + t->nprims * 16;
 		}
-	scratch_free(&s);
-	rep->wait_ms = (exg_now_ns() - t0) / 1e6 - rep->parse_ms;
+		Assert(nrows == rows[k]->n + rows[k]->ntoast);
 
-	/* one copy into the batches, on the thread pool (no PostgreSQL calls) */
-	t0 = exg_now_ns();
-	for (int k = 0; k < nsides; k++)
-	{
-		exg_error	err = {0};
-		uint64		nbytes = 0;
-
-		for (uint32 i = first[k]; i < first[k + 1]; i++)
-			nbytes += flat[i].nverts * 24 + flat[i].nprims * 16;
-		if (exg_batch_append_flat(batch[k], &flat[first[k]], first[k + 1] - first[k],
+		/* one copy into the batch, on the thread pool (no PostgreSQL calls) */
+		tg = exg_now_ns();
+		if (exg_batch_append_flat(batch[k], flat, nrows,
 								  nbytes >= FLAT_PARALLEL_MIN_BYTES ? exactgpu_threads() : 1,
 								  &err) != EXG_OK)
 			exactgpu_report(&err, rows[k]->context);
 		append_toast_ids(rows[k]);
+		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 	}
-	rep->gather_ms = (exg_now_ns() - t0) / 1e6;
+	scratch_free(&s);
+	rep->wait_ms = (exg_now_ns() - t0) / 1e6 - rep->gather_ms;
 	pfree(flat);
 	pfree(seen);
 
+	/*
+	 * Unmapping the flattened rows and freeing the segments' pages is not
+	 * free (~0.2 ms per MB on the H100 machine's tmpfs): timed on its own.
+	 */
+	t0 = exg_now_ns();
 	dsa_detach(area);
 	WaitForParallelWorkersToFinish(pcxt);
 	DestroyParallelContext(pcxt);
 	ExitParallelMode();
+	rep->release_ms = (exg_now_ns() - t0) / 1e6;
 	rep->parallel = rep->workers > 0;
 }
 
@@ -516,7 +758,8 @@ void
 exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 					  ExactgpuReadReport *rep)
 {
-	uint64		ntasks = 0,
+	uint64		ntoast = 0,
+				ntasks = 0,
 				bytes = 0;
 	int			nworkers;
 
@@ -524,10 +767,11 @@ exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 	memset(rep, 0, sizeof(*rep));
 	for (int k = 0; k < nsides; k++)
 	{
-		ntasks += rows[k]->ntoast;
-		bytes += rows[k]->toast_bytes;
+		ntoast += rows[k]->ntoast;
+		ntasks += rows[k]->ntoast + inline_chunks(rows[k], NULL, k);
+		bytes += rows[k]->toast_bytes + rows[k]->len;
 	}
-	nworkers = read_workers_wanted(ntasks, bytes);
+	nworkers = read_workers_wanted(ntoast, ntasks, bytes);
 	if (nworkers > 0)
 		flatten_parallel(rows, batch, nsides, nworkers, rep);
 	else

@@ -83,15 +83,16 @@ typedef struct ExactgpuReadReport
 	double		parse_ms;		/* leader: rows in line parsed on the thread pool */
 	double		wait_ms;		/* leader: waiting for and flattening deferred rows */
 	double		gather_ms;		/* leader: copying flattened rows into the batch */
+	double		release_ms;		/* leader: ending the workers, freeing shared memory */
 } ExactgpuReadReport;
 
 /*
  * Flatten the rows of `nsides` inputs into their batches (initialised by
- * the caller, empty): geometries read in line are parsed on the engine's
- * thread pool; those kept as TOAST pointers are detoasted, parsed and
- * flattened by parallel worker processes (PostgreSQL's ParallelContext; the
- * leader takes part) when there is enough of them and PostgreSQL grants
- * workers, else detoasted here. Batch row i is then the row of ids[i]: rows
+ * the caller, empty). When there is enough to read and PostgreSQL grants
+ * workers, parallel worker processes (PostgreSQL's ParallelContext; the
+ * leader takes part) detoast, parse and flatten the rows kept as TOAST
+ * pointers and parse the rows read in line, in chunks; else the TOAST rows
+ * are detoasted here and every row parsed on the engine's thread pool. Batch row i is then the row of ids[i]: rows
  * kept as pointers come after the others, in query order. SRIDs are
  * checked across each side. Afterwards only ids and n are meaningful (the
  * serialized bytes may not cover the rows flattened by workers).

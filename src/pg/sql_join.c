@@ -239,10 +239,12 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
 						rep->read_ms),
-				 errdetail("query %.1f ms, then %s: detoast %.1f ms, in-line rows parsed %.1f ms, out-of-line rows %.1f ms (%d of %d parallel workers), gathered %.1f ms",
-						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms - rrep.gather_ms,
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers), gathered %.1f ms, workers and shared memory released %.1f ms",
+						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms -
+						   rrep.gather_ms - rrep.release_ms,
 						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
-						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms)));
+						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms,
+						   rrep.release_ms)));
 
 	exactgpu_join_options(&opt);
 	size_join_options(&opt, rep->left_prims + rep->right_prims);

@@ -160,4 +160,52 @@ SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM
 SELECT read_path, read_workers FROM exactgpu_last_join_stats();
 RESET max_parallel_workers_per_gather;
 
-DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad;
+-- rows stored in line go to the workers too, in chunks, beside the TOAST
+-- rows: a bad one among them is reported as the serial read reports it
+-- (the first bad row in query order), and a second bad row further on,
+-- out of line, does not take its place
+SET max_parallel_workers_per_gather = 2;
+\set VERBOSITY terse
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes WHERE id <= 1000 UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry UNION ALL SELECT id, geom FROM pr_holes WHERE id > 1000 UNION ALL SELECT id + 10000, geom FROM pr_bad',
+	'SELECT id, geom FROM pr_bodies');
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes WHERE id <= 1000 UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry UNION ALL SELECT id, geom FROM pr_holes WHERE id > 1000 UNION ALL SELECT id + 10000, geom FROM pr_bad',
+	'SELECT id, geom FROM pr_bodies');
+-- rows with and without Z do not mix in a 3D join, whoever flattened them:
+-- 2D bodies stored out of line (the parallel read did not count them)
+CREATE TABLE pr_flat (id bigint, geom geometry);
+INSERT INTO pr_flat SELECT id + 1000, ST_Force2D(geom) FROM pr_bodies WHERE id < 3;
+SELECT bool_and(pg_column_size(geom) > 8000) AS flat_toasted FROM pr_flat;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies UNION ALL SELECT id, geom FROM pr_flat');
+SET max_parallel_workers_per_gather = 2;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies UNION ALL SELECT id, geom FROM pr_flat');
+-- and 2D holes read in line by the workers against 3D bodies
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, ST_Force2D(geom) FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies');
+\set VERBOSITY default
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+-- the holes in line, parsed by the workers with the bodies: the pairs of
+-- the serial read, the holes in several chunks (ids spread over 4 copies)
+CREATE TEMP TABLE pr_many_serial (left_id bigint, right_id bigint);
+SET max_parallel_workers_per_gather = 0;
+INSERT INTO pr_many_serial SELECT * FROM ST_ExactIntersects3DJoin(
+	'SELECT h.id * 4 + k, ST_Translate(h.geom, k * 0.01, 0, 0) FROM pr_holes h, generate_series(0, 3) k',
+	'SELECT id, geom FROM pr_bodies');
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_many_par AS SELECT * FROM ST_ExactIntersects3DJoin(
+	'SELECT h.id * 4 + k, ST_Translate(h.geom, k * 0.01, 0, 0) FROM pr_holes h, generate_series(0, 3) k',
+	'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part, left_rows FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SELECT (SELECT count(*) FROM pr_many_serial) > 400 AS pairs,
+	(SELECT count(*) FROM (SELECT * FROM pr_many_serial EXCEPT ALL SELECT * FROM pr_many_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_many_par EXCEPT ALL SELECT * FROM pr_many_serial) b) AS differences;
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad, pr_flat;
