@@ -83,7 +83,8 @@ enum
 enum
 {
 	TASK_TOAST,					/* one row, as its TOAST pointer */
-	TASK_INLINE					/* rows row0 .. row1 - 1 of a side's in-line bytes */
+	TASK_INLINE,				/* rows row0 .. row1 - 1 of a side's in-line bytes */
+	TASK_BOX					/* one row's exact box only (box joins), TOAST pointer */
 };
 
 typedef struct ReadTask
@@ -107,6 +108,7 @@ typedef struct ReadTask
 	dsa_pointer flat;
 	uint64		nverts;
 	uint64		nprims;
+	double		box[6];			/* TASK_BOX: lo, then hi (naxes each), if solid = 1 */
 } ReadTask;
 
 /* A side's rows stored in line, copied into the segment for the workers. */
@@ -291,6 +293,37 @@ flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
 	return st;
 }
 
+/* A TOAST row's exact box (box joins): nothing to flatten, nothing in DSA. */
+static exg_status
+box_toast(ReadTask *t, int naxes, RowScratch *s, exg_error *err)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->cxt);
+	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
+	const uint8 *g = (const uint8 *) VARDATA(d);
+	size_t		len = VARSIZE(d) - VARHDRSZ;
+	exg_status	st;
+
+	MemoryContextSwitchTo(old);
+	st = exg_gserialized_srid(g, len, &t->srid, err);
+	if (st == EXG_OK)
+	{
+		exg_shape_clear(&s->shape);
+		st = exg_gserialized_read(g, len, &s->shape, err);
+	}
+	MemoryContextReset(s->cxt);
+	if (st == EXG_OK)
+	{
+		double		lo[3],
+					hi[3];
+
+		/* as exg_rows_boxes: the box holds naxes lo, then naxes hi */
+		t->solid = exg_shape_extent(&s->shape, lo, hi);
+		memcpy(t->box, lo, naxes * sizeof(double));
+		memcpy(t->box + naxes, hi, naxes * sizeof(double));
+	}
+	return st;
+}
+
 /* Flatten task i into the DSA area (any process). */
 static void
 flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRows **inl,
@@ -302,6 +335,8 @@ flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRo
 
 	if (t->kind == TASK_INLINE)
 		st = flatten_inline(t, inl[t->side], area, s, &err);
+	else if (t->kind == TASK_BOX)
+		st = box_toast(t, sh->naxes, s, &err);
 	else
 		st = flatten_toast(t, area, s, &err);
 	if (st == EXG_ERR_INTERRUPTED)
@@ -339,7 +374,8 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 {
 	ReadShared *sh = shm_toc_lookup(toc, READ_KEY_SHARED, false);
 	ReadTask   *tasks = shm_toc_lookup(toc, READ_KEY_TASKS, false);
-	dsa_area   *area = dsa_attach_in_place(shm_toc_lookup(toc, READ_KEY_DSA, false), seg);
+	void	   *dsa_space = shm_toc_lookup(toc, READ_KEY_DSA, true);
+	dsa_area   *area = dsa_space ? dsa_attach_in_place(dsa_space, seg) : NULL;
 	InlineRows *inl[2];
 	RowScratch	s;
 	uint32		i;
@@ -353,7 +389,8 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 		flatten_task(sh, tasks, i, area, inl, &s);
 	}
 	scratch_free(&s);
-	dsa_detach(area);
+	if (area)
+		dsa_detach(area);
 }
 
 /*
@@ -468,9 +505,9 @@ append_toast_ids(ExactgpuRows *rows)
 	rows->ntoast = 0;
 }
 
-/* Serially: detoast here, then parse everything on the thread pool. */
+/* Detoast the rows kept as TOAST pointers here: they join the in-line rows. */
 static void
-flatten_serial(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadReport *rep)
+detoast_here(ExactgpuRows **rows, int nsides, ExactgpuReadReport *rep)
 {
 	uint64		t0 = exg_now_ns();
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "exactgpu detoast",
@@ -497,6 +534,15 @@ flatten_serial(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadR
 	}
 	MemoryContextDelete(cxt);
 	rep->detoast_ms = (exg_now_ns() - t0) / 1e6;
+}
+
+/* Serially: detoast here, then parse everything on the thread pool. */
+static void
+flatten_serial(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadReport *rep)
+{
+	uint64		t0;
+
+	detoast_here(rows, nsides, rep);
 	t0 = exg_now_ns();
 	parse_inline(rows, batch, nsides);
 	rep->parse_ms = (exg_now_ns() - t0) / 1e6;
@@ -776,4 +822,154 @@ exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 		flatten_parallel(rows, batch, nsides, nworkers, rep);
 	else
 		flatten_serial(rows, batch, nsides, rep);
+}
+
+/*
+ * Box joins: the TOAST rows' boxes computed by parallel workers (detoasting
+ * is most of the work: a box is one pass over the coordinates), written
+ * into the tasks themselves; box[k] from row n_inline on.
+ */
+static void
+boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 **has_box,
+			   int nworkers, ExactgpuReadReport *rep)
+{
+	uint64		t0 = exg_now_ns();
+	uint32		ntasks = 0,
+				first[3];
+	ParallelContext *pcxt;
+	ReadShared *sh;
+	ReadTask   *tasks;
+	InlineRows *inl[2] = {NULL, NULL};
+	RowScratch	s;
+	bool	   *seen = palloc0(sizeof(bool) * nworkers);
+	Size		tasks_size;
+
+	for (int k = 0; k < nsides; k++)
+	{
+		first[k] = ntasks;
+		if (rows[k]->ntoast >= PG_UINT32_MAX - ntasks)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s: too many rows in one join input", rows[k]->context)));
+		ntasks += (uint32) rows[k]->ntoast;
+	}
+	first[nsides] = ntasks;
+	tasks_size = mul_size(ntasks, sizeof(ReadTask));
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("exactgpu", "exactgpu_read_worker_main", nworkers);
+	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ReadShared));
+	shm_toc_estimate_chunk(&pcxt->estimator, tasks_size);
+	shm_toc_estimate_keys(&pcxt->estimator, 2);
+	InitializeParallelDSM(pcxt);
+	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
+	sh->naxes = naxes;
+	sh->policy = (int) EXG_NONPLANAR_ERROR;
+	sh->ntasks = ntasks;
+	pg_atomic_init_u32(&sh->next, 0);
+	ConditionVariableInit(&sh->done_cv);
+	SpinLockInit(&sh->mutex);
+	sh->fail_task = PG_UINT32_MAX;
+	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
+	memset(tasks, 0, tasks_size);
+	for (int k = 0; k < nsides; k++)
+		for (size_t i = 0; i < rows[k]->ntoast; i++)
+		{
+			ReadTask   *t = &tasks[first[k] + i];
+
+			t->kind = TASK_BOX;
+			t->side = (uint8) k;
+			memcpy(t->ptr, rows[k]->toast[i].ptr, TOAST_POINTER_SIZE);
+			pg_atomic_init_u32(&t->state, TASK_PENDING);
+			t->flat = InvalidDsaPointer;
+		}
+	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
+	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
+	LaunchParallelWorkers(pcxt);
+	rep->workers_planned = nworkers;
+
+	scratch_init(&s, sh);
+	for (int k = 0; k < nsides; k++)
+	{
+		size_t		base = rows[k]->n;
+
+		for (uint32 i = first[k]; i < first[k + 1]; i++)
+		{
+			ReadTask   *t = &tasks[i];
+
+			wait_task(pcxt, sh, tasks, i, NULL, inl, &s);
+			if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
+			{
+				exg_error	err;
+
+				SpinLockAcquire(&sh->mutex);
+				err = sh->fail;
+				SpinLockRelease(&sh->mutex);
+				exactgpu_report(&err, rows[k]->context);
+			}
+			check_srid(rows[k], t->srid);
+			if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
+			{
+				seen[t->worker] = true;
+				rep->workers++;
+			}
+			has_box[k][base + i - first[k]] = t->solid;
+			memcpy(&box[k][2 * naxes * (base + i - first[k])], t->box, 2 * naxes * sizeof(double));
+		}
+	}
+	scratch_free(&s);
+	pfree(seen);
+	rep->wait_ms = (exg_now_ns() - t0) / 1e6;
+	t0 = exg_now_ns();
+	WaitForParallelWorkersToFinish(pcxt);
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+	rep->release_ms = (exg_now_ns() - t0) / 1e6;
+	rep->parallel = rep->workers > 0;
+}
+
+void
+exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 **has_box,
+					ExactgpuReadReport *rep)
+{
+	uint64		ntoast = 0,
+				bytes = 0;
+	int			nworkers;
+
+	Assert(nsides >= 1 && nsides <= 2);
+	memset(rep, 0, sizeof(*rep));
+	for (int k = 0; k < nsides; k++)
+	{
+		ntoast += rows[k]->ntoast;
+		bytes += rows[k]->toast_bytes;
+	}
+	nworkers = read_workers_wanted(ntoast, ntoast, bytes);
+	if (nworkers == 0)
+		detoast_here(rows, nsides, rep);
+	for (int k = 0; k < nsides; k++)
+	{
+		size_t		n = rows[k]->n + rows[k]->ntoast;
+
+		box[k] = palloc_extended((n + 1) * 2 * naxes * sizeof(double), MCXT_ALLOC_HUGE);
+		has_box[k] = palloc_extended(n + 1, MCXT_ALLOC_HUGE);
+	}
+	/*
+	 * The rows in line first (one pass over their coordinates, on the
+	 * thread pool, before any worker holds a core), so that a bad row is
+	 * reported in the serial read's order; then the TOAST rows.
+	 */
+	for (int k = 0; k < nsides; k++)
+	{
+		exg_row_bytes b = exactgpu_rows_bytes(rows[k]);
+		exg_error	err = {0};
+		uint64		t0 = exg_now_ns();
+
+		if (exg_rows_boxes(&b, naxes, exactgpu_threads(), box[k], has_box[k], &err) != EXG_OK)
+			exactgpu_report(&err, rows[k]->context);
+		rep->parse_ms += (exg_now_ns() - t0) / 1e6;
+	}
+	if (nworkers > 0)
+		boxes_parallel(rows, nsides, naxes, box, has_box, nworkers, rep);
+	for (int k = 0; k < nsides; k++)
+		append_toast_ids(rows[k]);
 }

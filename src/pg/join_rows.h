@@ -100,6 +100,16 @@ typedef struct ExactgpuReadReport
 void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 								  ExactgpuReadReport *rep);
 
+/*
+ * The exact box of every row of `nsides` inputs (box joins): box[k] gets
+ * lo then hi (naxes doubles each) per row, has_box[k] 0 for an empty
+ * geometry (both palloc'ed). Rows kept as TOAST pointers are detoasted and
+ * boxed by parallel workers as in exactgpu_rows_flatten, else here; they
+ * come after the rows read in line, whose boxes the thread pool computes.
+ */
+void		exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box,
+								uint8 **has_box, ExactgpuReadReport *rep);
+
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);
 

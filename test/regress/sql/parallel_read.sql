@@ -206,6 +206,53 @@ RESET parallel_leader_participation;
 SELECT (SELECT count(*) FROM pr_many_serial) > 400 AS pairs,
 	(SELECT count(*) FROM (SELECT * FROM pr_many_serial EXCEPT ALL SELECT * FROM pr_many_par) a) +
 	(SELECT count(*) FROM (SELECT * FROM pr_many_par EXCEPT ALL SELECT * FROM pr_many_serial) b) AS differences;
+
+-- the box joins read their TOAST rows' boxes in parallel too
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_box_serial AS
+	SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_box2d_serial AS
+	SELECT * FROM ST_BoxJoin('SELECT id, geom FROM pr_bodies', 'SELECT id, geom FROM pr_bodies');
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_box_par AS
+	SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part, left_rows, right_rows FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_box2d_par AS
+	SELECT * FROM ST_BoxJoin('SELECT id, geom FROM pr_bodies', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SELECT (SELECT count(*) FROM pr_box_serial) > 1000 AS pairs_3d,
+	(SELECT count(*) FROM (SELECT * FROM pr_box_serial EXCEPT ALL SELECT * FROM pr_box_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_box_par EXCEPT ALL SELECT * FROM pr_box_serial) b) AS differences_3d,
+	(SELECT count(*) FROM pr_box2d_serial) >= 240 AS pairs_2d,
+	(SELECT count(*) FROM (SELECT * FROM pr_box2d_serial EXCEPT ALL SELECT * FROM pr_box2d_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_box2d_par EXCEPT ALL SELECT * FROM pr_box2d_serial) b) AS differences_2d;
+-- the boxes are the exact extents of the bodies' doubles
+SELECT count(*) AS box_disagreements FROM pr_box2d_par p
+	JOIN pr_bodies a ON a.id = p.left_id JOIN pr_bodies b ON b.id = p.right_id
+WHERE NOT (ST_XMin(a.geom) <= ST_XMax(b.geom) AND ST_XMin(b.geom) <= ST_XMax(a.geom) AND
+	ST_YMin(a.geom) <= ST_YMax(b.geom) AND ST_YMin(b.geom) <= ST_YMax(a.geom));
+-- a cancel while the workers box the rows, and nothing left behind
+CREATE FUNCTION pg_temp.pr_box_cancel() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT b.id, b.geom FROM pr_bodies b, generate_series(1, 40)');
+	RETURN 'not canceled';
+EXCEPTION WHEN query_canceled THEN
+	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
+		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET parallel_leader_participation = off;
+SET statement_timeout = '50ms';
+SELECT pg_temp.pr_box_cancel();
+RESET statement_timeout;
+RESET parallel_leader_participation;
+SELECT pg_sleep(0.2);
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
 RESET max_parallel_workers_per_gather;
 
 DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad, pr_flat;
