@@ -70,6 +70,9 @@
 #define FLAT_PARALLEL_MIN_BYTES		((uint64) 8 << 20)
 /* A worker for every this many bytes, up to max_parallel_workers_per_gather. */
 #define READ_BYTES_PER_WORKER		((uint64) 4 << 20)
+/* Serialized bytes a thread parses (~1 ms), or boxes, before another pays. */
+#define PARSE_BYTES_PER_THREAD		((uint64) 256 << 10)
+#define BOX_BYTES_PER_THREAD		((uint64) 1 << 20)
 /* In-line rows per task: ~1 ms of parsing, small beside a body's row. */
 #define INLINE_CHUNK_BYTES			((Size) 256 << 10)
 
@@ -483,7 +486,9 @@ parse_inline(ExactgpuRows **rows, exg_batch **batch, int nsides)
 		exg_row_bytes bytes = exactgpu_rows_bytes(rows[k]);
 		exg_error	err = {0};
 
-		if (exg_batch_add_rows(batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
+		if (exg_batch_add_rows(batch[k], &bytes,
+							   exactgpu_threads_for(rows[k]->len, PARSE_BYTES_PER_THREAD),
+							   &err) != EXG_OK)
 			exactgpu_report(&err, rows[k]->context);
 	}
 }
@@ -964,7 +969,8 @@ exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, ui
 		exg_error	err = {0};
 		uint64		t0 = exg_now_ns();
 
-		if (exg_rows_boxes(&b, naxes, exactgpu_threads(), box[k], has_box[k], &err) != EXG_OK)
+		if (exg_rows_boxes(&b, naxes, exactgpu_threads_for(rows[k]->len, BOX_BYTES_PER_THREAD),
+						   box[k], has_box[k], &err) != EXG_OK)
 			exactgpu_report(&err, rows[k]->context);
 		rep->parse_ms += (exg_now_ns() - t0) / 1e6;
 	}
