@@ -87,7 +87,8 @@ enum
 {
 	TASK_TOAST,					/* one row, as its TOAST pointer */
 	TASK_INLINE,				/* rows row0 .. row1 - 1 of a side's in-line bytes */
-	TASK_BOX					/* one row's exact box only (box joins), TOAST pointer */
+	TASK_BOX,					/* one row's exact box only (box joins), TOAST pointer */
+	TASK_DETOAST				/* one row detoasted only (ST_ExactBatch), TOAST pointer */
 };
 
 typedef struct ReadTask
@@ -327,6 +328,24 @@ box_toast(ReadTask *t, int naxes, RowScratch *s, exg_error *err)
 	return st;
 }
 
+/* A TOAST row detoasted into the DSA area, nothing more (nverts: its size). */
+static exg_status
+detoast_task(ReadTask *t, dsa_area *area, RowScratch *s, exg_error *err)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->cxt);
+	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
+
+	MemoryContextSwitchTo(old);
+	t->flat = flat_allocate(area, VARSIZE(d), err);
+	if (DsaPointerIsValid(t->flat))
+	{
+		memcpy(dsa_get_address(area, t->flat), d, VARSIZE(d));
+		t->nverts = VARSIZE(d);
+	}
+	MemoryContextReset(s->cxt);
+	return DsaPointerIsValid(t->flat) ? EXG_OK : EXG_ERR_NOMEM;
+}
+
 /* Flatten task i into the DSA area (any process). */
 static void
 flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRows **inl,
@@ -340,6 +359,8 @@ flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRo
 		st = flatten_inline(t, inl[t->side], area, s, &err);
 	else if (t->kind == TASK_BOX)
 		st = box_toast(t, sh->naxes, s, &err);
+	else if (t->kind == TASK_DETOAST)
+		st = detoast_task(t, area, s, &err);
 	else
 		st = flatten_toast(t, area, s, &err);
 	if (st == EXG_ERR_INTERRUPTED)
@@ -978,4 +999,113 @@ exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, ui
 		boxes_parallel(rows, nsides, naxes, box, has_box, nworkers, rep);
 	for (int k = 0; k < nsides; k++)
 		append_toast_ids(rows[k]);
+}
+
+/*
+ * ST_ExactBatch's final function: the rows its transition kept as TOAST
+ * pointers detoasted by parallel workers when it pays (a table of 100
+ * bodies is one heap block: no parallel aggregate would spread them), else
+ * here; emit gets each value in row order, in this process, valid for the
+ * call. Returns the parallel workers that took part.
+ */
+int
+exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
+					  void (*emit) (void *arg, size_t i, const struct varlena *v), void *arg)
+{
+	int			nworkers = read_workers_wanted(n, n, bytes);
+	ParallelContext *pcxt;
+	ReadShared *sh;
+	ReadTask   *tasks;
+	InlineRows *inl[2] = {NULL, NULL};
+	void	   *dsa_space;
+	dsa_area   *area;
+	RowScratch	s;
+	bool	   *seen;
+	int			took_part = 0;
+	Size		tasks_size;
+
+	if (nworkers == 0 || n >= PG_UINT32_MAX)
+	{
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "exactgpu detoast",
+												  ALLOCSET_DEFAULT_SIZES);
+
+		for (size_t i = 0; i < n; i++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+			struct varlena *d = detoast_attr((struct varlena *) rows[i].ptr);
+
+			MemoryContextSwitchTo(old);
+			CHECK_FOR_INTERRUPTS();
+			emit(arg, i, d);
+			MemoryContextReset(cxt);
+		}
+		MemoryContextDelete(cxt);
+		return 0;
+	}
+
+	tasks_size = mul_size(n, sizeof(ReadTask));
+	EnterParallelMode();
+	pcxt = CreateParallelContext("exactgpu", "exactgpu_read_worker_main", nworkers);
+	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ReadShared));
+	shm_toc_estimate_chunk(&pcxt->estimator, tasks_size);
+	shm_toc_estimate_chunk(&pcxt->estimator, dsa_minimum_size());
+	shm_toc_estimate_keys(&pcxt->estimator, 3);
+	InitializeParallelDSM(pcxt);
+	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
+	sh->naxes = 3;
+	sh->policy = (int) EXG_NONPLANAR_ERROR;
+	sh->ntasks = (uint32) n;
+	pg_atomic_init_u32(&sh->next, 0);
+	ConditionVariableInit(&sh->done_cv);
+	SpinLockInit(&sh->mutex);
+	sh->fail_task = PG_UINT32_MAX;
+	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
+	memset(tasks, 0, tasks_size);
+	for (size_t i = 0; i < n; i++)
+	{
+		tasks[i].kind = TASK_DETOAST;
+		memcpy(tasks[i].ptr, rows[i].ptr, TOAST_POINTER_SIZE);
+		pg_atomic_init_u32(&tasks[i].state, TASK_PENDING);
+		tasks[i].flat = InvalidDsaPointer;
+	}
+	dsa_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
+	area = dsa_create_in_place(dsa_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA,
+							   pcxt->seg);
+	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
+	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
+	shm_toc_insert(pcxt->toc, READ_KEY_DSA, dsa_space);
+	LaunchParallelWorkers(pcxt);
+
+	seen = palloc0(sizeof(bool) * nworkers);
+	scratch_init(&s, sh);
+	for (uint32 i = 0; i < (uint32) n; i++)
+	{
+		ReadTask   *t = &tasks[i];
+
+		wait_task(pcxt, sh, tasks, i, area, inl, &s);
+		if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
+		{
+			exg_error	err;
+
+			SpinLockAcquire(&sh->mutex);
+			err = sh->fail;
+			SpinLockRelease(&sh->mutex);
+			exactgpu_report(&err, "ST_ExactBatch");
+		}
+		if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
+		{
+			seen[t->worker] = true;
+			took_part++;
+		}
+		emit(arg, i, (const struct varlena *) dsa_get_address(area, t->flat));
+		/* the value is copied: its shared memory can go back now */
+		dsa_free(area, t->flat);
+	}
+	scratch_free(&s);
+	pfree(seen);
+	dsa_detach(area);
+	WaitForParallelWorkersToFinish(pcxt);
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+	return took_part;
 }

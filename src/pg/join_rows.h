@@ -110,6 +110,16 @@ void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 void		exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box,
 								uint8 **has_box, ExactgpuReadReport *rep);
 
+/*
+ * Detoast n values kept as TOAST pointers (bytes: their detoasted size) in
+ * order, by parallel workers when it pays, else here: emit(arg, i, value)
+ * for each, in this process, the value valid for the call. Returns how many
+ * parallel workers took part.
+ */
+int			exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
+								  void (*emit) (void *arg, size_t i, const struct varlena *v),
+								  void *arg);
+
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);
 

@@ -253,6 +253,46 @@ RESET statement_timeout;
 RESET parallel_leader_participation;
 SELECT pg_sleep(0.2);
 SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+
+-- ST_ExactBatch keeps the bodies' TOAST pointers and its final function
+-- detoasts them with parallel workers: the same batch, byte for byte, as
+-- with none, and the pairs of the text form
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_batch_serial AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_batch_par AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies;
+RESET parallel_leader_participation;
+SELECT md5(s.b::text) = md5(p.b::text) AS same_batch, length(p.b::text) > 9000000 AS holds_the_bodies
+FROM pr_batch_serial s, pr_batch_par p;
+CREATE TEMP TABLE pr_batch_pairs AS SELECT * FROM ST_ExactIntersects3DJoin(
+	(SELECT ST_ExactBatch(id, geom) FROM pr_holes), (SELECT b FROM pr_batch_par));
+SELECT (SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_batch_pairs) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_batch_pairs EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) AS batch_form_differences;
+-- in line and out of line rows mixed, ids out of order, a temporary
+-- table's rows (detoasted as they come): the rows of the batch are those given
+SELECT count(*) AS rows_in_batch, count(DISTINCT id) AS ids FROM (
+	SELECT (regexp_matches(b::text, '(-?[0-9]+):', 'g'))[1]::bigint AS id FROM (
+		SELECT ST_ExactBatch(id, geom) AS b FROM (
+			SELECT id, geom FROM pr_bodies UNION ALL SELECT -id, geom FROM pr_holes WHERE id < 50
+			UNION ALL SELECT id + 5000, geom FROM pr_temp_bodies) u) x) y;
+-- a cancel while the workers detoast for the final function
+CREATE FUNCTION pg_temp.pr_batch_cancel() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	n int;
+BEGIN
+	SELECT length(ST_ExactBatch(b.id * 100 + g, b.geom)::text) INTO n FROM pr_bodies b, generate_series(1, 40) g;
+	RETURN 'not canceled';
+EXCEPTION WHEN query_canceled THEN
+	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
+		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET statement_timeout = '100ms';
+SELECT pg_temp.pr_batch_cancel();
+RESET statement_timeout;
+SELECT pg_sleep(0.2);
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
 RESET max_parallel_workers_per_gather;
 
 DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad, pr_flat;
