@@ -160,8 +160,9 @@ SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM
 SELECT read_path, read_workers FROM exactgpu_last_join_stats();
 RESET max_parallel_workers_per_gather;
 
--- rows stored in line go to the workers too, in chunks, beside the TOAST
--- rows: a bad one among them is reported as the serial read reports it
+-- rows stored in line, parsed beside the TOAST rows' workers (by the
+-- leader, or by the workers in chunks): a bad one among them is reported
+-- as the serial read reports it
 -- (the first bad row in query order), and a second bad row further on,
 -- out of line, does not take its place
 SET max_parallel_workers_per_gather = 2;
@@ -189,8 +190,8 @@ SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, ST_Force2D(geom) FROM 
 	'SELECT id, geom FROM pr_bodies');
 \set VERBOSITY default
 SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
--- the holes in line, parsed by the workers with the bodies: the pairs of
--- the serial read, the holes in several chunks (ids spread over 4 copies)
+-- the holes in line, parsed by the leader while the workers read the
+-- bodies: the pairs of the serial read (ids spread over 4 copies)
 CREATE TEMP TABLE pr_many_serial (left_id bigint, right_id bigint);
 SET max_parallel_workers_per_gather = 0;
 INSERT INTO pr_many_serial SELECT * FROM ST_ExactIntersects3DJoin(
@@ -206,6 +207,20 @@ RESET parallel_leader_participation;
 SELECT (SELECT count(*) FROM pr_many_serial) > 400 AS pairs,
 	(SELECT count(*) FROM (SELECT * FROM pr_many_serial EXCEPT ALL SELECT * FROM pr_many_par) a) +
 	(SELECT count(*) FROM (SELECT * FROM pr_many_par EXCEPT ALL SELECT * FROM pr_many_serial) b) AS differences;
+-- more in line than the leader's share of the work (half the bodies
+-- computed, so in line): those go to the workers in chunks, several bodies
+-- a chunk; the pairs are the serial read's
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_chunks_par AS SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies WHERE id < 120 UNION ALL SELECT id, ST_Translate(geom, 0, 0, 0) FROM pr_bodies WHERE id >= 120');
+SELECT read_path, read_workers > 0 AS workers_took_part, right_rows FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+CREATE TEMP TABLE pr_chunks_lead AS SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, ST_Translate(geom, 0, 0, 0) FROM pr_bodies WHERE id < 120 UNION ALL SELECT id, geom FROM pr_bodies WHERE id >= 120');
+SELECT (SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_chunks_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_chunks_par EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) +
+	(SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_chunks_lead) c) +
+	(SELECT count(*) FROM (SELECT * FROM pr_chunks_lead EXCEPT ALL SELECT left_id, right_id FROM pr_serial) d) AS chunk_differences;
 
 -- the box joins read their TOAST rows' boxes in parallel too
 SET max_parallel_workers_per_gather = 0;
