@@ -15,13 +15,14 @@
  * copies them into the join's batch on its thread pool. Nothing is parsed
  * twice; worker threads never call PostgreSQL (these are processes).
  *
- * Rows stored in line (drill holes: many small rows) go to the same
- * workers, in chunks of about INLINE_CHUNK_BYTES copied into the segment:
- * one pool of processes, one process per core, does all the parsing. (The
- * leader's thread pool parsing them beside the workers ran 16 threads on
- * cores the 15 workers held: 256 ms on the H100 machine for what the
- * workers do in their stride; and there is no query time to overlap it
- * with: the inner queries took 11 ms of a 1 s read.)
+ * Rows stored in line (drill holes: many small rows) are parsed by the
+ * leader itself, on one thread, while the workers start on the TOAST rows,
+ * when they are no more than its share of the work; else they go to the
+ * workers too, in chunks of about INLINE_CHUNK_BYTES copied into the
+ * segment. Either way one process per core parses. (The leader's thread
+ * pool parsing them beside the workers ran 16 threads on cores the 15
+ * workers held: 256 ms on the H100 machine; and there is no query time to
+ * overlap the parsing with: the inner queries took 11 ms of a 1 s read.)
  *
  * Errors: a row that does not parse is recorded, and the leader reports the
  * first such row in query order, as the serial path would. A worker's
