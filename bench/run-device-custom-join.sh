@@ -41,7 +41,7 @@ md="$work/custom-join.md"
 chown pg "$md"
 su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
 	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
-	--load-extension=postgis --load-extension=exactgpu custom_join join" 2>&1 | tail -5 >> "$md" || true
+	--load-extension=postgis --load-extension=exactgpu custom_join custom_join_solid join" 2>&1 | tail -5 >> "$md" || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 echo '```' >> "$md"
 echo >> "$md"
@@ -50,6 +50,6 @@ echo >> "$md"
 su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	DEVICE=gpu bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
 	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
-	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>10000000" 2>&1 | tail -20 || true1 | tail -20
+	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>&1 | tail -20 || true
 cp "$md" "$out/custom-join.md"
 cat "$md"

@@ -24,6 +24,20 @@ CREATE TABLE diag_segs AS SELECT i::bigint AS id,
 	FROM generate_series(0, 99999) i;
 CREATE TABLE diag_pts AS SELECT i::bigint AS id, ST_MakePoint(i * 0.01 + 0.003, i * 0.01 + 0.003) AS geom
 	FROM generate_series(0, 999999) i;
+-- prisms over the segments (closed bodies) and the points at z = 0.5: the
+-- points lie exactly on the prisms' vertical faces, GMP for every pair
+CREATE TABLE diag_prisms AS SELECT i::bigint AS id, format(
+	'POLYHEDRALSURFACE Z(((%1$s %1$s 0,%2$s %1$s 0,%2$s %2$s 0,%1$s %1$s 0)),((%1$s %1$s 1,%2$s %2$s 1,%2$s %1$s 1,%1$s %1$s 1)),((%1$s %1$s 0,%2$s %2$s 0,%2$s %2$s 1,%1$s %1$s 1,%1$s %1$s 0)),((%2$s %2$s 0,%2$s %1$s 0,%2$s %1$s 1,%2$s %2$s 1,%2$s %2$s 0)),((%2$s %1$s 0,%1$s %1$s 0,%1$s %1$s 1,%2$s %1$s 1,%2$s %1$s 0)))',
+	i * 0.1 + 0.01, i * 0.1 + 0.09)::geometry AS geom
+	FROM generate_series(0, 99999) i;
+CREATE TABLE diag_pts3d AS SELECT id, ST_Force3D(geom, 0.5) AS geom FROM diag_pts;
+-- triangles that each cover the whole domain, for a grid of 2^25 cells
+-- (exactgpu.grid_cells): cells by the million for every triangle, but for
+-- the grid's fit to the memory budget
+CREATE TABLE big_tris AS SELECT i::bigint AS id,
+	ST_MakePolygon(ST_MakeLine(ARRAY[ST_MakePoint(i * 1e-3, 0, i * 1e-3), ST_MakePoint(1000, i * 1e-3, 0),
+		ST_MakePoint(0, 1000, 1000 - i * 1e-3), ST_MakePoint(i * 1e-3, 0, i * 1e-3)])) AS geom
+	FROM generate_series(1, 3000) i;
 ANALYZE;
 SQL
 
@@ -73,4 +87,6 @@ echo "|---|---|---|---|---|"
 measure "box join, 2*10^7 pairs" "SELECT count(*) FROM ST_BoxJoin('SELECT id, geom FROM boxes', 'SELECT id, geom FROM boxes')"
 measure "2D join, GMP on every candidate" "SELECT count(*) FROM ST_ExactIntersectsJoin('SELECT id, geom FROM diag_segs', 'SELECT id, geom FROM diag_pts')"
 measure "3D join, same shapes" "SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM diag_segs', 'SELECT id, geom FROM diag_pts')"
+measure "point-in-solid join, GMP on every pair" "SELECT count(*) FROM ST_ExactLocate3DJoin('SELECT id, geom FROM diag_pts3d', 'SELECT id, geom FROM diag_prisms')"
+measure "3D join, grid_cells 2^25 over large triangles" "SET exactgpu.grid_cells = 33554432; SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM big_tris', 'SELECT id, geom FROM big_tris')"
 echo "(connection overhead $base ms subtracted; $R runs each)"

@@ -2,8 +2,8 @@
  * custom_join.c — the planner half of the ExactJoin custom join: which joins
  * it takes, what it costs, and the plan node it becomes.
  *
- * A join whose clause is ST_ExactIntersects3D(a, b) or ST_ExactIntersects(a,
- * b), a from one side and b from the other, is offered a CustomPath beside
+ * A join whose clause is ST_ExactIntersects3D(a, b), ST_ExactIntersects(a, b)
+ * or ST_ExactIntersectsSolid3D(a, b), a from one side and b from the other, is offered a CustomPath beside
  * PostgreSQL's own nested loop (+ GiST) paths; add_path keeps whichever is
  * cheaper. The children are the sides' cheapest plans, so their filters,
  * key types and columns are whatever the query has.
@@ -11,6 +11,7 @@
 #include "exactgpu.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "nodes/makefuncs.h"
@@ -46,7 +47,6 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
  * by row against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20.
  */
 #define EXACT_JOIN_PAIR_FRACTION	(1.0 / 20.0)
-#define EXACT_JOIN_BYTES_PER_OP		8.0
 /* Starting a batch join: the worker pool's dispatch, allocations (two calls). */
 #define EXACT_JOIN_CPU_STARTUP		50.0
 /* A GPU join pays context, uploads and launches: worth it from 4x that work. */
@@ -58,20 +58,20 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 static CustomPathMethods exact_join_path_methods;
 
 /*
- * 3 for ST_ExactIntersects3D, 2 for ST_ExactIntersects, 0 for anything
- * else: recognised by the C symbol of this module, whatever the schema.
+ * Which of our predicates funcid is, if any: recognised by the C symbol of
+ * this module, whatever the schema.
  */
-static int
-exact_predicate_axes(Oid funcid)
+ExactJoinPredicate
+exactgpu_exact_predicate_of(Oid funcid)
 {
 	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	Form_pg_proc proc;
 	bool		isnull;
 	Datum		d;
-	int			axes = 0;
+	ExactJoinPredicate pred = EXACT_PRED_NONE;
 
 	if (!HeapTupleIsValid(tup))
-		return 0;
+		return EXACT_PRED_NONE;
 	proc = (Form_pg_proc) GETSTRUCT(tup);
 	if (proc->prolang == ClanguageId && proc->pronargs == 2)
 	{
@@ -88,18 +88,51 @@ exact_predicate_axes(Oid funcid)
 		if (src && base && (strcmp(base, "exactgpu") == 0 || strcmp(base, "exactgpu.so") == 0))
 		{
 			if (strcmp(src, "exactgpu_intersects_3d") == 0)
-				axes = 3;
+				pred = EXACT_PRED_3D;
 			else if (strcmp(src, "exactgpu_intersects_2d") == 0)
-				axes = 2;
+				pred = EXACT_PRED_2D;
+			else if (strcmp(src, "exactgpu_intersects_solid_3d") == 0)
+				pred = EXACT_PRED_SOLID3D;
 		}
 	}
 	ReleaseSysCache(tup);
-	return axes;
+	return pred;
 }
 
-/* The average width of a geometry argument: pg_statistic's for a column. */
+/*
+ * Bytes per row of a table's TOAST relation, from pg_class (as of the last
+ * VACUUM or ANALYZE): pg_statistic's width of a column stored out of line
+ * is that of its 18-byte TOAST pointers, not of its geometries.
+ */
 static double
-geometry_width(PlannerInfo *root, Node *arg)
+toast_bytes_per_row(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			toastrel;
+	double		tuples;
+	BlockNumber pages = 0;
+
+	if (!HeapTupleIsValid(tup))
+		return 0;
+	toastrel = ((Form_pg_class) GETSTRUCT(tup))->reltoastrelid;
+	tuples = ((Form_pg_class) GETSTRUCT(tup))->reltuples;
+	ReleaseSysCache(tup);
+	if (!OidIsValid(toastrel) || tuples < 1)
+		return 0;
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(toastrel));
+	if (!HeapTupleIsValid(tup))
+		return 0;
+	pages = ((Form_pg_class) GETSTRUCT(tup))->relpages;
+	ReleaseSysCache(tup);
+	return (double) pages * BLCKSZ / tuples;
+}
+
+/*
+ * The average width of a geometry argument: pg_statistic's for a column,
+ * plus what its table keeps out of line.
+ */
+double
+exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 {
 	if (IsA(arg, Var))
 	{
@@ -115,7 +148,7 @@ geometry_width(PlannerInfo *root, Node *arg)
 				int32		w = get_attavgwidth(rte->relid, var->varattno);
 
 				if (w > 0)
-					return w;
+					return w + toast_bytes_per_row(rte->relid);
 			}
 		}
 	}
@@ -124,35 +157,35 @@ geometry_width(PlannerInfo *root, Node *arg)
 
 /*
  * If clause is one of our predicates with one argument from each side,
- * return its axes and whether its first argument is the inner side's.
+ * return which and whether its first argument is the inner side's.
  */
-static int
+static ExactJoinPredicate
 match_exact_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, bool *swapped)
 {
 	FuncExpr   *f;
 	Relids		r0,
 				r1;
-	int			axes;
+	ExactJoinPredicate pred;
 
 	if (!IsA(clause, FuncExpr))
-		return 0;
+		return EXACT_PRED_NONE;
 	f = (FuncExpr *) clause;
-	if (list_length(f->args) != 2 || (axes = exact_predicate_axes(f->funcid)) == 0)
-		return 0;
+	if (list_length(f->args) != 2 || (pred = exactgpu_exact_predicate_of(f->funcid)) == EXACT_PRED_NONE)
+		return EXACT_PRED_NONE;
 	/* each argument is read once per row, not once per pair */
 	if (contain_volatile_functions((Node *) f->args) || contain_subplans((Node *) f->args))
-		return 0;
+		return EXACT_PRED_NONE;
 	r0 = pull_varnos(root, linitial(f->args));
 	r1 = pull_varnos(root, lsecond(f->args));
 	if (bms_is_empty(r0) || bms_is_empty(r1))
-		return 0;
+		return EXACT_PRED_NONE;
 	if (bms_is_subset(r0, outer) && bms_is_subset(r1, inner))
 		*swapped = false;
 	else if (bms_is_subset(r0, inner) && bms_is_subset(r1, outer))
 		*swapped = true;
 	else
-		return 0;
-	return axes;
+		return EXACT_PRED_NONE;
+	return pred;
 }
 
 /*
@@ -182,7 +215,7 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	Expr	   *clause = NULL;
 	List	   *others = NIL;
 	bool		swapped = false;
-	int			axes = 0;
+	ExactJoinPredicate pred = EXACT_PRED_NONE;
 	ListCell   *lc;
 	CustomPath *cpath;
 	double		w_out,
@@ -212,23 +245,23 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
-		if (axes == 0 && !ri->pseudoconstant &&
-			(axes = match_exact_clause(root, ri->clause, outerrel->relids, innerrel->relids,
-									   &swapped)) != 0)
+		if (pred == EXACT_PRED_NONE && !ri->pseudoconstant &&
+			(pred = match_exact_clause(root, ri->clause, outerrel->relids, innerrel->relids,
+									   &swapped)) != EXACT_PRED_NONE)
 			clause = ri->clause;
 		else
 			others = lappend(others, ri->clause);
 	}
-	if (axes == 0)
+	if (pred == EXACT_PRED_NONE)
 		return;
 	/* a semi or anti join answers per outer row: the clause must be all of it */
 	if (jointype != JOIN_INNER && others != NIL)
 		return;
 
 	/* cost: both children whole, each row parsed once, each candidate pair batched */
-	w_out = geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
+	w_out = exactgpu_geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
 										   : linitial(((FuncExpr *) clause)->args)));
-	w_in = geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
+	w_in = exactgpu_geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
 										  : lsecond(((FuncExpr *) clause)->args)));
 	/* the clause's selectivity is that of the box overlap (sql_support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *
@@ -279,7 +312,7 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = list_make2(outer_path, inner_path);
 	cpath->custom_private = list_make3(clause, others,
-									   list_make4_int(axes, swapped, device, jointype));
+									   list_make4_int(pred, swapped, device, jointype));
 	cpath->methods = &exact_join_path_methods;
 	add_path(joinrel, &cpath->path);
 }
@@ -334,7 +367,7 @@ void
 exactgpu_custom_join_init(void)
 {
 	DefineCustomBoolVariable("exactgpu.enable_batch_join",
-							 "Lets the planner run joins on ST_ExactIntersects3D / ST_ExactIntersects as one batch join (Custom Scan ExactJoin).",
+							 "Lets the planner run joins on ST_ExactIntersects3D, ST_ExactIntersects or ST_ExactIntersectsSolid3D as one batch join (Custom Scan ExactJoin).",
 							 "Like enable_hashjoin: off leaves those joins to nested loops calling the predicate row by row.",
 							 &exactgpu_enable_batch_join, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
@@ -344,4 +377,5 @@ exactgpu_custom_join_init(void)
 	RegisterCustomScanMethods(&exactgpu_join_scan_methods);
 	prev_join_pathlist_hook = set_join_pathlist_hook;
 	set_join_pathlist_hook = exact_join_pathlist;
+	exactgpu_param_scan_cost_init();
 }

@@ -1,6 +1,6 @@
 /*
- * custom_join.h — plain SQL joins on ST_ExactIntersects3D / ST_ExactIntersects
- * run as one batch join: a CustomScan join provider (custom_join.c plans it,
+ * custom_join.h — plain SQL joins on ST_ExactIntersects3D, ST_ExactIntersects
+ * and ST_ExactIntersectsSolid3D run as one batch join: a CustomScan join provider (custom_join.c plans it,
  * custom_join_exec.c runs it and streams the joined rows).
  *
  * The plan node's fields, as both halves read them:
@@ -18,12 +18,22 @@
 #include "exactgpu.h"
 
 #include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
 
 #define EXACT_JOIN_NAME "ExactJoin"
 
+/* The predicates the node batches. */
+typedef enum ExactJoinPredicate
+{
+	EXACT_PRED_NONE = 0,
+	EXACT_PRED_2D,				/* ST_ExactIntersects */
+	EXACT_PRED_3D,				/* ST_ExactIntersects3D */
+	EXACT_PRED_SOLID3D			/* ST_ExactIntersectsSolid3D(solid, geom) */
+} ExactJoinPredicate;
+
 typedef enum ExactJoinPrivate
 {
-	EJP_NAXES = 0,				/* 3: ST_ExactIntersects3D; 2: ST_ExactIntersects */
+	EJP_PREDICATE = 0,			/* an ExactJoinPredicate */
 	EJP_SWAPPED,				/* 1: the clause's first argument is the inner side's */
 	EJP_DEVICE,					/* exg_device planned: CPU for joins too small for a GPU */
 	EJP_JOINTYPE,				/* JOIN_INNER, JOIN_SEMI or JOIN_ANTI */
@@ -35,6 +45,18 @@ extern bool exactgpu_enable_batch_join;
 
 /* Install the planner hook and the plan node's methods (from _PG_init). */
 void		exactgpu_custom_join_init(void);
+
+/* Which of our predicates a function is, whatever its schema (custom_join.c). */
+ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
+
+/* The average bytes of a geometry argument, TOASTed ones included (custom_join.c). */
+double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
+
+/* Bytes of geometry parsed per planner operator (custom_join.c). */
+#define EXACT_JOIN_BYTES_PER_OP		8.0
+
+/* Charge nested loops' parameterized index scans their predicate calls (param_scan_cost.c). */
+void		exactgpu_param_scan_cost_init(void);
 
 /* The executor's methods (custom_join_exec.c). */
 extern const CustomScanMethods exactgpu_join_scan_methods;

@@ -11,9 +11,13 @@
  *
  * The answer is that of the predicate called row by row: a NULL geometry
  * meets nothing (the predicates are strict), an empty one meets nothing, a
- * surface is a surface whatever its solid flag (as in ST_ExactIntersects3D:
- * volumes are said in the query, with ST_ExactIntersectsSolid3D, which this
- * node does not plan), and mixed SRIDs are an error.
+ * surface is a surface whatever its solid flag (ST_ExactIntersects3D), or
+ * the first argument's bodies are closed volumes (ST_ExactIntersectsSolid3D,
+ * as its batch form ST_ExactIntersectsSolid3DJoin joins them). Mixed SRIDs
+ * or a body that is not closed are an error wherever they are in the input,
+ * as a nested loop without an index, which calls the predicate on every
+ * pair, would find them; one with an index calls it only on pairs whose
+ * boxes meet.
  */
 #include "exactgpu.h"
 
@@ -61,6 +65,7 @@ typedef struct ExactJoinState
 {
 	CustomScanState css;
 	FuncExpr   *clause;
+	ExactJoinPredicate pred;
 	int			naxes;
 	int			device;			/* as planned */
 	JoinType	jointype;
@@ -170,11 +175,13 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 	int			first = 0;
 
 	ejs->clause = linitial_node(FuncExpr, cscan->custom_exprs);
-	ejs->naxes = intVal(list_nth(priv, EJP_NAXES));
+	ejs->pred = (ExactJoinPredicate) intVal(list_nth(priv, EJP_PREDICATE));
+	ejs->naxes = ejs->pred == EXACT_PRED_2D ? 2 : 3;
 	swapped = intVal(list_nth(priv, EJP_SWAPPED)) != 0;
 	ejs->device = intVal(list_nth(priv, EJP_DEVICE));
 	ejs->jointype = (JoinType) intVal(list_nth(priv, EJP_JOINTYPE));
-	ejs->context = ejs->naxes == 3 ? "ST_ExactIntersects3D" : "ST_ExactIntersects";
+	ejs->context = ejs->pred == EXACT_PRED_2D ? "ST_ExactIntersects" :
+		ejs->pred == EXACT_PRED_SOLID3D ? "ST_ExactIntersectsSolid3D" : "ST_ExactIntersects3D";
 	ejs->outer = swapped ? 1 : 0;
 	exec_params_walker((Node *) ejs->clause->args, &ejs->clause_params);
 	for (int c = 0; c < 2; c++)
@@ -312,6 +319,26 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 	ExecClearTuple(scan);
 }
 
+/*
+ * The engine's join of the two batches. For ST_ExactIntersectsSolid3D the
+ * first argument's rows are volumes: against points only, the point-in-solid
+ * join (no primitive join needed), as the SRF ST_ExactIntersectsSolid3DJoin.
+ */
+static exg_status
+engine_join(ExactJoinState *ejs, const exg_join_options *opt, exg_join_stats *stats,
+			exg_error *err)
+{
+	if (ejs->pred == EXACT_PRED_SOLID3D)
+	{
+		if (exg_batch_only_points(&ejs->batch[1]))
+			return exg_batch_locate_in(&ejs->batch[0], &ejs->batch[1], opt, &ejs->pairs,
+									   &ejs->npairs, stats, err);
+		exg_batch_set_volumes(&ejs->batch[0]);
+	}
+	return exg_batch_join(&ejs->batch[0], &ejs->batch[1], opt, &ejs->pairs, &ejs->npairs,
+						  stats, err);
+}
+
 /* Both children read, flattened and joined: the pairs, or the matched outer rows. */
 static void
 run_join(ExactJoinState *ejs)
@@ -369,8 +396,7 @@ run_join(ExactJoinState *ejs)
 		opt.device = EXG_DEVICE_CPU;
 	memset(rep, 0, sizeof(*rep));
 	if (rows[0].n > 0 && rows[1].n > 0 &&
-		exg_batch_join(&ejs->batch[0], &ejs->batch[1], &opt, &ejs->pairs, &ejs->npairs,
-					   &rep->stats, &err) != EXG_OK)
+		engine_join(ejs, &opt, &rep->stats, &err) != EXG_OK)
 		exactgpu_report(&err, ejs->context);
 	exg_batch_free(&ejs->batch[0]);
 	exg_batch_free(&ejs->batch[1]);
@@ -405,7 +431,8 @@ run_join(ExactJoinState *ejs)
 	rep->read_ms = (t1 - t0) / 1e6;
 	rep->join_ms = (exg_now_ns() - t1) / 1e6;
 	rep->total_ms = rep->read_ms + rep->join_ms;
-	snprintf(rep->semantics, sizeof(rep->semantics), "%s", ejs->naxes == 3 ? "3D" : "2D");
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
+			 ejs->pred == EXACT_PRED_2D ? "2D" : ejs->pred == EXACT_PRED_SOLID3D ? "3D volume" : "3D");
 	if (rep->stats.device_name[0] == '\0')
 		snprintf(rep->stats.device_name, sizeof(rep->stats.device_name), "none (an input is empty)");
 	rep->valid = true;

@@ -32,6 +32,7 @@ engine-check: $(addprefix $(ENGINE_TEST_BIN)/,$(ENGINE_TESTS))
 # ---- the same tests linked with the CUDA back-end, for the device machine ----
 GPU_TEST_BIN  := test/engine/bin-gpu
 GPU_TESTS     := test_join test_pairs_differential test_locate_join test_overlay test_solid_differential \
+                 test_memory_limits \
                  test_box_join
 GPU_TEST_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
 

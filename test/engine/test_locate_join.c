@@ -17,6 +17,7 @@
 #include "gpu.h"
 #include "locate_join.h"
 #include "solid.h"
+#include "stats.h"
 #include "harness.h"
 
 static test_rng rng = {0x2545f4914f6cdd1dull};
@@ -175,6 +176,9 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 	{
 		exg_join_options opt;
 		exg_join_stats st;
+		exg_counters before,
+					after;
+		uint64_t	gmp;
 		exg_pair   *pairs;
 		size_t		n,
 					bad = 0,
@@ -184,6 +188,7 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 		opt.device = dev == 0 ? EXG_DEVICE_CPU : EXG_DEVICE_GPU;
 		if (dev == 1 && exg_gpu_device_count(&err) == 0)
 			break;
+		exg_counters_snapshot(&before);
 		if (exg_locate_join(pts, npts, &S, &opt, &pairs, &n, &st, &err) != EXG_OK)
 		{
 			printf("FAIL %s (%s): %s\n", name, dev ? "GPU" : "CPU", err.message);
@@ -204,6 +209,22 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 			}
 		if (k != n)
 			bad++;
+		/*
+		 * exact_pairs counts the (point, body) pairs GMP settled: some GMP
+		 * evaluation behind each, and one pair at least when GMP ran (the
+		 * audit found 0 on the CPU); on the GPU, GMP runs only in the exact
+		 * walk of the pairs the device left undecided
+		 */
+		exg_counters_snapshot(&after);
+		gmp = after.orient_exact - before.orient_exact;
+		if (st.exact_pairs > gmp || (gmp > 0) != (st.exact_pairs > 0) ||
+			(dev == 1 && st.exact_pairs > st.unknown_second))
+		{
+			printf("  %s %s: %llu pairs counted as settled exactly, %llu GMP evaluations\n", name,
+				   dev ? "GPU" : "CPU", (unsigned long long) st.exact_pairs,
+				   (unsigned long long) gmp);
+			bad++;
+		}
 		printf("%s %-28s %s: %u points x %u bodies (%u triangles): %zu pairs in, %llu tests, "
 			   "%llu settled exactly, %zu disagreements\n",
 			   bad ? "FAIL" : "ok  ", name, dev ? "GPU" : "CPU", npts, m->nbodies, m->nt, n,

@@ -6,7 +6,11 @@
  * Here the same join runs in a child process under an address-space limit
  * (RLIMIT_AS) of 512 MiB above what it maps at the start; it must give the
  * right pairs, not fail and not be killed. Also for the exact join (grid of
- * the cell-pairs stage).
+ * the cell-pairs stage), the exact join under the smallest budget
+ * (memory_limit 1 byte: exg_memory_budget's floor), and the point-in-solid
+ * join's column grid. Built with the GPU (test/engine/bin-gpu), the exact
+ * and locate joins run on the device too, with a fine grid and a small
+ * device budget (no address-space cap there: a CUDA context maps far more).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +20,13 @@
 #include <unistd.h>
 
 #include "box_join.h"
+#include "gpu.h"
+#include "harness.h"
 #include "join.h"
+#include "locate_join.h"
+
+static exg_device case_device = EXG_DEVICE_CPU;
+static size_t case_memory_limit = 0;	/* exg_join_options.memory_limit */
 
 static int	failures;
 
@@ -120,10 +130,12 @@ exact_case(int n, uint32_t grid_cells)
 	A = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx, (uint32_t) n, 3};
 	B = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx + 3 * n, (uint32_t) n, 3};
 	exg_join_options_default(&opt);
-	opt.device = EXG_DEVICE_CPU;
+	opt.device = case_device;
 	opt.cull = EXG_CULL_CELL_PAIRS;
 	opt.grid_cells = grid_cells;
 	opt.worker_threads = 2;
+	opt.memory_limit = case_memory_limit;
+	opt.gpu_memory_limit = (size_t) 64 << 20;
 	s = exg_join(&A, &B, &opt, &pairs, &np, &st, &err);
 	if (s != EXG_OK)
 	{
@@ -134,6 +146,90 @@ exact_case(int n, uint32_t grid_cells)
 			st.grid_dims[1], st.grid_dims[2]);
 	free(pairs);
 	return np == (size_t) n * n ? 0 : 1;
+}
+
+/*
+ * Child: n axis-aligned cubes [i/n, 1000 + i/n]^3, each over nearly all the
+ * others' columns, and points on a 1/8 grid through them (many exactly on
+ * faces, edges and corners). Exit 0 when the pairs are exactly those whose
+ * point lies in the closed cube (compared as doubles: exact here).
+ */
+static int
+locate_case(int n, uint32_t grid_cells)
+{
+	static const int f[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+	{2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+	test_mesh	m = {0};
+	test_rng	rng = {12345};
+	int			npts = 4000;
+	double	   *pts = malloc(sizeof(double) * 3 * npts);
+	exg_solid_set S;
+	exg_join_options opt;
+	exg_join_stats st;
+	exg_error	err = {0};
+	exg_pair   *pairs = NULL;
+	size_t		np = 0,
+				expected = 0,
+				k = 0;
+	exg_status	s;
+
+	for (int i = 0; i < n; i++)
+	{
+		double		lo = (double) i / n,
+					hi = 1000 + (double) i / n;
+		uint32_t	v[8];
+
+		for (int c = 0; c < 8; c++)
+			v[c] = test_mesh_vertex(&m, c & 1 ? hi : lo, c & 2 ? hi : lo, c & 4 ? hi : lo);
+		for (int t = 0; t < 12; t++)
+			test_mesh_triangle(&m, v[f[t][0]], v[f[t][1]], v[f[t][2]]);
+		m.nbodies++;
+	}
+	for (int p = 0; p < npts; p++)
+		for (int c = 0; c < 3; c++)
+		{
+			/* a 1/8 grid over [-8, 1008]: 0 and 1000 are among its values */
+			pts[3 * p + c] = (double) ((int64_t) rng_below(&rng, 8129) - 64) / 8;
+			if (p % 7 == 0 && c == 0)
+				pts[3 * p + c] = 1000 + (double) rng_below(&rng, (uint64_t) n) / n;
+		}
+	S = (exg_solid_set) {{m.xyz, m.nv, m.tri, m.nt, 3}, m.body, m.nbodies};
+	exg_join_options_default(&opt);
+	opt.device = case_device;
+	opt.grid_cells = grid_cells;
+	opt.worker_threads = 2;
+	opt.memory_limit = case_memory_limit;
+	opt.gpu_memory_limit = (size_t) 64 << 20;
+	s = exg_locate_join(pts, (uint32_t) npts, &S, &opt, &pairs, &np, &st, &err);
+	if (s != EXG_OK)
+	{
+		fprintf(stderr, "locate join: %s\n", err.message);
+		return 2 + s;
+	}
+	fprintf(stderr, "locate join: %zu pairs, grid %dx%d, %llu entries\n", np, st.grid_dims[0],
+			st.grid_dims[1], (unsigned long long) st.grid_entries);
+	for (int p = 0; p < npts; p++)
+		for (int i = 0; i < n; i++)
+		{
+			const double *q = &pts[3 * p];
+			double		lo = (double) i / n,
+						hi = 1000 + (double) i / n;
+			bool		in = q[0] >= lo && q[0] <= hi && q[1] >= lo && q[1] <= hi &&
+				q[2] >= lo && q[2] <= hi;
+
+			if (!in)
+				continue;
+			expected++;
+			/* pairs are sorted by (point, body): walk them alongside */
+			if (k >= np || pairs[k].a != (uint32_t) p || pairs[k].b != (uint32_t) i)
+			{
+				fprintf(stderr, "locate join: missing or extra pair near (%d, %d)\n", p, i);
+				return 1;
+			}
+			k++;
+		}
+	exg_join_pairs_free(pairs);
+	return np == expected ? 0 : 1;
 }
 
 static void
@@ -160,12 +256,45 @@ run_capped(const char *what, int (*fn) (int, uint32_t), int n, uint32_t cells)
 	expect(line, WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* The same case in-process, without a cap (the GPU's), on the device. */
+static void
+run_device(const char *what, int (*fn) (int, uint32_t), int n, uint32_t cells)
+{
+	char		line[200];
+	int			rc = fn(n, cells);
+
+	snprintf(line, sizeof(line), "%s on the GPU, %d x %d, grid_cells %u, 64 MiB device budget: exit code %d",
+			 what, n, n, cells, rc);
+	expect(line, rc == 0);
+}
+
 int
 main(void)
 {
+	exg_error	err = {0};
+
 	run_capped("box join", box_case, 300, 1u << 25);
 	run_capped("box join", box_case, 300, 0);
 	run_capped("exact join", exact_case, 300, 1u << 25);
+	run_capped("locate join", locate_case, 300, 1u << 25);
+	run_capped("locate join", locate_case, 300, 0);
+	/* the smallest budget there is: same pairs, only a coarser grid */
+	case_memory_limit = 1;
+	run_capped("exact join, memory_limit 1 byte", exact_case, 300, 1u << 25);
+	run_capped("exact join, memory_limit 1 byte", exact_case, 300, 0);
+	run_capped("locate join, memory_limit 1 byte", locate_case, 300, 1u << 25);
+	case_memory_limit = 0;
+	if (exg_gpu_device_count(&err) > 0)
+	{
+		case_device = EXG_DEVICE_GPU;
+		run_device("exact join", exact_case, 300, 1u << 25);
+		run_device("exact join", exact_case, 2000, 1u << 25);
+		run_device("locate join", locate_case, 300, 1u << 25);
+		run_device("locate join", locate_case, 300, 0);
+		case_device = EXG_DEVICE_CPU;
+	}
+	else
+		printf("skip GPU cases: no device\n");
 	printf("test_memory_limits: %d failures\n", failures);
 	return failures != 0;
 }

@@ -46,6 +46,44 @@ k_grid_enter(Ranges r, uint32_t n, exg_grid g, uint32_t *counter, uint32_t *item
 		atomicAdd(entries, mine);
 }
 
+template <class Ranges>
+__global__ static void
+k_grid_entries(Ranges r, uint32_t n, unsigned long long *entries)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+	unsigned long long mine = 0;
+	int32_t		lo[3],
+				hi[3];
+
+	if (i < n && r(i, lo, hi))
+		mine = (unsigned long long) (hi[0] - lo[0] + 1) * (unsigned long long) (hi[1] - lo[1] + 1) *
+			(unsigned long long) (hi[2] - lo[2] + 1);
+	for (int off = 16; off > 0; off /= 2)
+		mine += __shfl_down_sync(0xffffffffu, mine, off);
+	if ((threadIdx.x & 31) == 0 && mine)
+		atomicAdd(entries, mine);
+}
+
+/*
+ * The entries a grid would have, counted without building it (no per-cell
+ * arrays): what exg_grid_fits weighs before the count pass allocates.
+ */
+template <class Ranges>
+uint64_t
+exg_gpu_grid_entries(Ranges r, uint32_t n, cudaStream_t s)
+{
+	exg_dbuf<unsigned long long> entries_d(1);
+	unsigned long long entries = 0;
+
+	EXG_CUDA(cudaMemsetAsync(entries_d.p, 0, sizeof(unsigned long long), s));
+	if (n)
+		k_grid_entries<<<(n + 255) / 256, 256, 0, s>>>(r, n, entries_d.p);
+	EXG_CUDA(cudaGetLastError());
+	EXG_CUDA(cudaMemcpyAsync(&entries, entries_d.p, sizeof(entries), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+	return entries;
+}
+
 /*
  * Count pass: counts (ncells + 1, scratch kept for the fill) and start
  * (ncells + 1, the exclusive scan). Returns the number of entries; more

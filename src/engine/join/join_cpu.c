@@ -557,17 +557,27 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 						z;
 
 			size_t		first = mine->n;
+			bool		stop = false;
 
 			if (exg_flag_get(&canceled) || exg_flag_get(&nomem))
 				continue;
 			range_of(&g, abox, &r);
-			for (z = r.lo[2]; z <= r.hi[2]; z++)
-				for (y = r.lo[1]; y <= r.hi[1]; y++)
-					for (x = r.lo[0]; x <= r.hi[0]; x++)
+			for (z = r.lo[2]; z <= r.hi[2] && !stop; z++)
+				for (y = r.lo[1]; y <= r.hi[1] && !stop; y++)
+					for (x = r.lo[0]; x <= r.hi[0] && !stop; x++)
 					{
 						uint32_t	cell = exg_grid_cell_id(&g, x, y, z);
 						uint64_t	e;
 
+						/* cells count as work too: a box over millions of
+						 * empty cells tests no pair */
+						if ((++since_poll & 8191) == 0 &&
+							(exg_flag_get(&canceled) || exg_cancel_requested()))
+						{
+							exg_flag_set(&canceled);
+							stop = true;
+							break;
+						}
 						entries_a++;
 						cell_pairs += start[cell + 1] - start[cell];
 						for (e = start[cell]; e < start[cell + 1]; e++)
@@ -580,6 +590,7 @@ exg_join_cpu(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 								(exg_flag_get(&canceled) || exg_cancel_requested()))
 							{
 								exg_flag_set(&canceled);
+								stop = true;
 								break;
 							}
 

@@ -292,6 +292,17 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		exg_grid	g;
 
 		exg_grid_choose(&g, gbox, (uint64_t) A->nprims + B->nprims, mean, opt->grid_cells);
+		{
+			/*
+			 * A quarter of the budget for the grids: per cell two starts,
+			 * the count scratch and the block arrays; per entry the item
+			 * and its share of the block arrays. The rest is for the waves.
+			 */
+			const exg_gpu_side *sides[2] = {&a, &b};
+			double		extent[3] = {gbox[3] - gbox[0], gbox[4] - gbox[1], gbox[5] - gbox[2]};
+
+			exg_gpu_grid_fit(sides, 2, g, extent, 24, 12, budget / 4, s);
+		}
 		uint32_t	ncells = (uint32_t) ((uint64_t) g.dims[0] * g.dims[1] * g.dims[2]);
 
 		memcpy(st->grid_dims, g.dims, sizeof(g.dims));
@@ -403,7 +414,11 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 				(uint32_t) (unknown_host[i] & ((1ull << shift) - 1))};
 		size_t		ncand = exg_pairs_sort_unique(cand.data(), cand.size());
 
+		exg_counters before,
+					after;
+
 		extra.resize(ncand);
+		exg_counters_snapshot(&before);
 		if (exg_join_exact_batch(A, B, cand.data(), ncand, opt->worker_threads, extra.data(),
 								 &nextra, &e) != EXG_OK)
 		{
@@ -416,7 +431,10 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			throw		ge;
 		}
 		extra.resize(nextra);
-		st->exact_pairs += ncand;
+		/* the pairs GMP decided, as on the CPU: the CPU's own filters
+		 * settle some of those the device left open */
+		exg_counters_snapshot(&after);
+		st->exact_pairs += after.exact_pairs - before.exact_pairs;
 	}
 	st->phase_ns[EXG_PHASE_EXACT] += exg_now_ns() - t0;
 
@@ -676,12 +694,17 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 
 		for (size_t i = 0; i < nunk; i++)
 			cand[i] = {(uint32_t) (left_keys[i] >> shift), (uint32_t) (left_keys[i] & ((1ull << shift) - 1))};
+		exg_counters before,
+					after;
+
+		exg_counters_snapshot(&before);
 		exg_status	rc = exg_join_exact_batch(A, B, cand.data(), nunk, opt->worker_threads,
 											  extra.data(), &nextra, err);
 
 		if (rc != EXG_OK)
 			return rc;
-		st->exact_pairs = nunk;
+		exg_counters_snapshot(&after);
+		st->exact_pairs = after.exact_pairs - before.exact_pairs;
 		for (size_t i = 0; i < nextra; i++)
 			hit_keys.push_back(((uint64_t) extra[i].a << shift) | extra[i].b);
 		std::sort(hit_keys.begin(), hit_keys.end());

@@ -98,6 +98,17 @@ void		exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *b
 void		exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 								 cudaStream_t s);
 
+/*
+ * Make g coarser until the sides' grid arrays fit budget device bytes
+ * (cell_bytes a cell, entry_bytes an entry; exg_grid_fits), their entries
+ * counted on the device: a fine grid (exactgpu.grid_cells) under large
+ * primitives would enter each in millions of cells. extent: the grid's
+ * length per axis.
+ */
+void		exg_gpu_grid_fit(const exg_gpu_side *const *sides, int nsides, exg_grid &g,
+							 const double *extent, double cell_bytes, double entry_bytes,
+							 size_t budget, cudaStream_t s);
+
 /* Ragged array of the side's primitives per grid cell. */
 void		exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells,
 							  cudaStream_t s);

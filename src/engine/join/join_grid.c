@@ -121,6 +121,17 @@ grid_entries(const exg_grid *g, int naxes, const double *const *boxes, const uin
 	return total;
 }
 
+bool
+exg_grid_fits(const exg_grid *g, double entries, double nboxes, double cell_bytes,
+			  double entry_bytes, size_t budget)
+{
+	double		cells = (double) g->dims[0] * g->dims[1] * g->dims[2];
+
+	return cells <= 1 ||
+		(cells * cell_bytes + entries * entry_bytes <= (double) budget &&
+		 entries <= EXG_GRID_MAX_ENTRIES_PER_BOX * nboxes + (double) (1 << 16));
+}
+
 uint64_t
 exg_grid_fit(exg_grid *g, const double *extent, int naxes, const double *const *boxes,
 			 const uint64_t *n, int nsets, double cell_bytes, double entry_bytes,
@@ -132,13 +143,10 @@ exg_grid_fit(exg_grid *g, const double *extent, int naxes, const double *const *
 		nboxes += (double) n[s];
 	for (;;)
 	{
-		double		cells = (double) g->dims[0] * g->dims[1] * g->dims[2],
-					entries = grid_entries(g, naxes, boxes, n, nsets, threads);
+		double		entries = grid_entries(g, naxes, boxes, n, nsets, threads);
 
-		if (cells <= 1 ||
-			(cells * cell_bytes + entries * entry_bytes <= (double) budget &&
-			 entries <= EXG_GRID_MAX_ENTRIES_PER_BOX * nboxes + (double) (1 << 16)))
+		if (exg_grid_fits(g, entries, nboxes, cell_bytes, entry_bytes, budget))
 			return entries < 1.8e19 ? (uint64_t) entries : UINT64_MAX;
-		exg_grid_cap_cells(g, extent, cells / 2);
+		exg_grid_cap_cells(g, extent, (double) g->dims[0] * g->dims[1] * g->dims[2] / 2);
 	}
 }

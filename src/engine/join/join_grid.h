@@ -12,6 +12,7 @@
 #ifndef EXG_JOIN_GRID_H
 #define EXG_JOIN_GRID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,10 @@ exg_grid_reference_cell(const exg_grid *g, const double *a, const double *b)
 							exg_grid_axis(g, 2, a[2] > b[2] ? a[2] : b[2]));
 }
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Halve the grid's cell counts (axes of more than one cell, extent[k] long)
  * until at most max_cells cells remain: per-cell arrays stay bounded.
@@ -89,5 +94,17 @@ void		exg_grid_choose(exg_grid *g, const double *box, uint64_t nprims,
 uint64_t	exg_grid_fit(exg_grid *g, const double *extent, int naxes,
 						 const double *const *boxes, const uint64_t *n, int nsets,
 						 double cell_bytes, double entry_bytes, size_t budget, int threads);
+
+/*
+ * exg_grid_fit's rule, for callers that count entries themselves (the GPU
+ * counts them on the device): true when g with `entries` entries of
+ * nboxes boxes fits budget, or has one cell.
+ */
+bool		exg_grid_fits(const exg_grid *g, double entries, double nboxes,
+						  double cell_bytes, double entry_bytes, size_t budget);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif							/* EXG_JOIN_GRID_H */

@@ -247,6 +247,27 @@ struct float_box_ranges
 };
 
 void
+exg_gpu_grid_fit(const exg_gpu_side *const *sides, int nsides, exg_grid &g, const double *extent,
+				 double cell_bytes, double entry_bytes, size_t budget, cudaStream_t s)
+{
+	double		nboxes = 0;
+
+	for (int k = 0; k < nsides; k++)
+		nboxes += (double) sides[k]->nprims;
+	for (;;)
+	{
+		double		entries = 0;
+
+		for (int k = 0; k < nsides; k++)
+			entries += (double) exg_gpu_grid_entries(float_box_ranges {sides[k]->boxes.p, g},
+													 sides[k]->nprims, s);
+		if (exg_grid_fits(&g, entries, nboxes, cell_bytes, entry_bytes, budget))
+			return;
+		exg_grid_cap_cells(&g, extent, (double) g.dims[0] * g.dims[1] * g.dims[2] / 2);
+	}
+}
+
+void
 exg_gpu_grid_side(exg_gpu_side &side, const exg_grid &g, uint32_t ncells, cudaStream_t s)
 {
 	float_box_ranges r = {side.boxes.p, g};

@@ -38,7 +38,7 @@ typedef struct exg_solid_set
  * triangles): EXG_ERR_INVALID otherwise, naming the body. Release the pairs
  * with exg_join_pairs_free. In the stats, candidates counts (point, triangle)
  * tests past the box check, exact_pairs the (point, body) pairs settled
- * with GMP.
+ * with GMP (on the GPU, of those the device left undecided: unknown_second).
  */
 exg_status	exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 							const exg_join_options *opt, exg_pair **pairs_out,
@@ -60,13 +60,15 @@ void		exg_locate_grid(exg_grid *g, const double *box, const double *mean_extent,
  * Settle pairs exactly: for each (point, body) in pairs, walk the column
  * items[cell_start[c] .. cell_start[c+1]) of the point's cell (the point
  * translated by origin) and keep the pair when the point is in the body.
- * Kept pairs are written to out (capacity n), their number to *nout.
+ * Kept pairs are written to out (capacity n), their number to *nout, the
+ * number of pairs that needed GMP to *gmp_pairs.
  */
 exg_status	exg_locate_exact_pairs(const double *pts, const exg_solid_set *S,
 								   const exg_grid *g, const double *origin,
 								   const uint32_t *cell_start, const uint32_t *items,
 								   const exg_pair *pairs, size_t n, int threads,
-								   exg_pair *out, size_t *nout, exg_error *err);
+								   exg_pair *out, size_t *nout, uint64_t *gmp_pairs,
+								   exg_error *err);
 
 #ifdef __cplusplus
 }

@@ -6,12 +6,14 @@
  */
 #include "locate_join.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cancel.h"
 #include "interval_double.h"
 #include "join_internal.h"
+#include "memory_budget.h"
 #include "parallel.h"
 #include "predicates_cpu.h"
 #include "stats.h"
@@ -58,17 +60,21 @@ tri_box(const exg_prim_set *T, uint32_t t, double *box)
  * Walk one column for point p (index pi): report (pi, body) for each body
  * that holds p, or only body `want` when want != UINT32_MAX. Triangles are
  * classified on the fly when prims is NULL. Assumes upward rounding.
- * Returns the number of triangle tests, or -1 when out of memory.
+ * Returns the number of triangle tests, or -1 when out of memory; adds to
+ * *gmp_pairs the (point, body) pairs whose walk needed GMP (the join's
+ * exact_pairs, counted per pair as the GPU counts its undecided pairs).
  */
 static long
 walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim *prims,
 			const double *boxes, const uint32_t *items, uint32_t nitems, uint32_t want,
-			exg_pair_buffer *out)
+			exg_pair_buffer *out, uint64_t *gmp_pairs)
 {
 	const exg_prim_set *T = &S->tris;
+	exg_counters *cnt = exg_counters_local();
 	exg_cpu_simplex sx;
 	uint32_t	cur = UINT32_MAX,
 				e;
+	uint64_t	gmp_at_body = cnt->orient_exact;
 	int			parity = 0,
 				on = 0;
 	long		tests = 0;
@@ -87,6 +93,8 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 		{
 			if (cur != UINT32_MAX && (on || parity) && !exg_pair_push(out, pi, cur))
 				return -1;
+			*gmp_pairs += cnt->orient_exact != gmp_at_body;
+			gmp_at_body = cnt->orient_exact;
 			cur = b;
 			parity = on = 0;
 		}
@@ -114,8 +122,8 @@ walk_column(const double *p, uint32_t pi, const exg_solid_set *S, const exg_prim
 
 /* Column grid (origin 0) over classified triangles: cell_start, items. */
 static exg_status
-build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells, exg_grid *g,
-			  uint32_t **cell_start, uint32_t **items, exg_error *err)
+build_columns(const exg_solid_set *S, const double *boxes, const exg_join_options *opt,
+			  int threads, exg_grid *g, uint32_t **cell_start, uint32_t **items, exg_error *err)
 {
 	uint32_t	n = S->tris.nprims,
 				t,
@@ -137,7 +145,22 @@ build_columns(const exg_solid_set *S, const double *boxes, uint32_t target_cells
 			mean[k] += (b[3 + k] - b[k]) / n;
 		}
 	}
-	exg_locate_grid(g, box, mean, n, target_cells);
+	exg_locate_grid(g, box, mean, n, opt->grid_cells);
+	{
+		/* within the memory budget (join_grid.h): 8 bytes a column (start,
+		 * cursor), 4 an entry; a triangle is entered in every column its box
+		 * meets, which a fine grid (exactgpu.grid_cells) under large
+		 * triangles multiplies without bound */
+		const double *sets[1] = {boxes};
+		uint64_t	ns[1] = {n};
+		double		extent[3] = {box[3] - box[0], box[4] - box[1], 0};
+		uint64_t	entries = exg_grid_fit(g, extent, 3, sets, ns, 1, 8, 4,
+										   exg_memory_budget(opt->memory_limit), threads);
+
+		if (entries >= UINT32_MAX)
+			return exg_fail(err, EXG_ERR_TOO_LARGE,
+							"more than 2^32 column entries: the bodies have too many triangles");
+	}
 	ncells = (uint32_t) g->dims[0] * (uint32_t) g->dims[1];
 	*cell_start = calloc((size_t) ncells + 1, sizeof(uint32_t));
 	cursor = malloc(sizeof(uint32_t) * ((size_t) ncells + 1));
@@ -227,6 +250,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	double		zero[3] = {0, 0, 0};
 	int			failed = 0;
 	uint64_t	tests = 0,
+				gmp_pairs = 0,
 				t0 = exg_now_ns();
 	exg_status	rc = EXG_OK;
 	long		i;
@@ -252,7 +276,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	{
 		exg_round_state saved = exg_round_up_enter();
 
-		rc = build_columns(S, boxes, opt->grid_cells, &g, &cell_start, &items, err);
+		rc = build_columns(S, boxes, opt, threads, &g, &cell_start, &items, err);
 		exg_round_restore(saved);
 	}
 	if (rc != EXG_OK)
@@ -262,7 +286,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 	st->phase_ns[EXG_PHASE_GRID] = exg_now_ns() - t0;
 	t0 = exg_now_ns();
 
-#pragma omp parallel num_threads(threads) reduction(+:tests)
+#pragma omp parallel num_threads(threads) reduction(+:tests,gmp_pairs)
 	{
 		exg_round_state saved = exg_round_up_enter();
 
@@ -271,6 +295,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 		{
 			uint32_t	p0 = (uint32_t) i * POINTS_PER_TASK,
 						p1 = p0 + POINTS_PER_TASK < npts ? p0 + POINTS_PER_TASK : npts;
+			uint64_t	since_poll = 0;
 
 			if (exg_flag_get(&failed))
 				continue;
@@ -285,7 +310,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 				uint32_t	c = column_of(&g, pt, zero);
 				long		k = walk_column(pt, p, S, prims, boxes, &items[cell_start[c]],
 											cell_start[c + 1] - cell_start[c], UINT32_MAX,
-											&bufs[i]);
+											&bufs[i], &gmp_pairs);
 
 				if (k < 0)
 				{
@@ -293,12 +318,25 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 					break;
 				}
 				tests += (uint64_t) k;
+				/* poll by work done, not by task: a column may hold every
+				 * layer of thousands of triangles */
+				since_poll += (uint64_t) k + 16;
+				if (since_poll >= 16384)
+				{
+					since_poll = 0;
+					if (exg_flag_get(&failed) || exg_cancel_requested())
+					{
+						exg_flag_set(&failed);
+						break;
+					}
+				}
 			}
 		}
 		exg_round_restore(saved);
 	}
 	st->phase_ns[EXG_PHASE_TEST] = exg_now_ns() - t0;
 	st->candidates = tests;
+	st->exact_pairs += gmp_pairs;
 	if (failed)
 	{
 		rc = exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
@@ -321,8 +359,9 @@ exg_status
 exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid *g,
 					   const double *origin, const uint32_t *cell_start, const uint32_t *items,
 					   const exg_pair *pairs, size_t n, int threads, exg_pair *out,
-					   size_t *nout, exg_error *err)
+					   size_t *nout, uint64_t *gmp_pairs, exg_error *err)
 {
+	uint64_t	gmp = 0;
 	int			failed = 0;
 	size_t		m = 0;
 	long		i;
@@ -338,6 +377,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 	{
 		exg_round_state saved = exg_round_up_enter();
 		exg_pair_buffer one = {0};
+		uint64_t	mine = 0;
 
 #pragma omp for schedule(dynamic, 16)
 		for (i = 0; i < (long) n; i++)
@@ -354,7 +394,8 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 			}
 			one.n = 0;
 			if (walk_column(pt, pairs[i].a, S, NULL, NULL, &items[cell_start[c]],
-							cell_start[c + 1] - cell_start[c], pairs[i].b, &one) < 0)
+							cell_start[c + 1] - cell_start[c], pairs[i].b, &one,
+							&mine) < 0)
 				exg_flag_set(&failed);
 			else if (one.n)
 			{
@@ -364,9 +405,11 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 			}
 		}
 		free(one.p);
+		__atomic_fetch_add(&gmp, mine, __ATOMIC_RELAXED);
 		exg_round_restore(saved);
 	}
 	free(column);
+	*gmp_pairs = gmp;
 	if (failed)
 		return exg_cancel_requested() ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled")
 			: exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");

@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "join_gpu.cuh"
 #include "locate_join.h"
+#include "memory_budget.h"
 #include "stats.h"
 
 #define LOCATE_THREADS 128
@@ -263,6 +264,20 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	exg_grid	g;
 
 	exg_locate_grid(&g, gbox, mean, S->tris.nprims, opt->grid_cells);
+	{
+		/*
+		 * Columns within a quarter of the device budget (start, count
+		 * scratch, the sort's offsets; an entry and its sorted copy), and
+		 * within the host budget, where the columns are copied when pairs
+		 * are left to GMP.
+		 */
+		const exg_gpu_side *sides[1] = {&tris};
+		double		extent[3] = {gbox[3] - gbox[0], gbox[4] - gbox[1], 0};
+		size_t		budget = std::min(exg_gpu_budget(opt->gpu_memory_limit) / 4,
+									  exg_memory_budget(opt->memory_limit));
+
+		exg_gpu_grid_fit(sides, 1, g, extent, 12, 8, budget, s);
+	}
 	uint32_t	ncells = (uint32_t) g.dims[0] * (uint32_t) g.dims[1];
 
 	memcpy(st->grid_dims, g.dims, sizeof(g.dims));
@@ -340,12 +355,13 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 		std::vector<exg_pair> cand(counts.unknown),
 					kept(counts.unknown);
 		size_t		nkept = 0;
+		uint64_t	gmp = 0;
 		exg_error	err = {};
 
 		for (size_t i = 0; i < counts.unknown; i++)
 			cand[i] = {(uint32_t) (unk_keys[i] >> 32), (uint32_t) unk_keys[i]};
 		if (exg_locate_exact_pairs(pts, S, &g, origin, cell_start.data(), items.data(), cand.data(),
-								   cand.size(), opt->worker_threads, kept.data(), &nkept,
+								   cand.size(), opt->worker_threads, kept.data(), &nkept, &gmp,
 								   &err) != EXG_OK)
 		{
 			exg_gpu_error e;
@@ -354,7 +370,7 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 			snprintf(e.message, sizeof(e.message), "%s", err.message);
 			throw		e;
 		}
-		st->exact_pairs += counts.unknown;
+		st->exact_pairs += gmp;
 		out.insert(out.end(), kept.begin(), kept.begin() + nkept);
 		std::sort(out.begin() + base, out.end(), [](const exg_pair &x, const exg_pair &y) {
 			return x.a != y.a ? x.a < y.a : x.b < y.b;

@@ -24,6 +24,30 @@ SELECT count(*) AS hits FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM gmp_
 SELECT gmp_pairs > 0 AS gmp_pairs_counted,
        gmp_pairs <= (SELECT exact_evaluations FROM exactgpu_stats()) AS at_most_the_evaluations
 FROM exactgpu_last_join_stats();
+-- The point-in-solid joins: prisms over the triangles (a, a), (b, b), (b, a),
+-- a = i + 0.1, b = i + 0.9, z from 0 to 1; the points above lie exactly on
+-- their vertical face in the plane x = y, which only GMP certifies (the
+-- audit: 0 GMP pairs from these joins on the CPU)
+CREATE TABLE gmp_prisms AS
+	SELECT i::bigint AS id, format('POLYHEDRALSURFACE Z(((%1$s %1$s 0,%2$s %1$s 0,%2$s %2$s 0,%1$s %1$s 0)),((%1$s %1$s 1,%2$s %2$s 1,%2$s %1$s 1,%1$s %1$s 1)),((%1$s %1$s 0,%2$s %2$s 0,%2$s %2$s 1,%1$s %1$s 1,%1$s %1$s 0)),((%2$s %2$s 0,%2$s %1$s 0,%2$s %1$s 1,%2$s %2$s 1,%2$s %2$s 0)),((%2$s %1$s 0,%1$s %1$s 0,%1$s %1$s 1,%2$s %1$s 1,%2$s %1$s 0)))',
+		i + 0.1, i + 0.9)::geometry AS geom
+	FROM generate_series(0, 49) i;
+CREATE TABLE gmp_points3d AS
+	SELECT id, ST_Force3D(geom, 0.5) AS geom FROM gmp_points;
+-- every point is on its prism, as the row-level function says
+SELECT count(*) AS on_faces FROM gmp_prisms s, gmp_points3d p
+WHERE ST_ExactLocate3D(s.geom, p.geom) = 'boundary';
+SELECT exactgpu_stats_reset();
+SELECT count(*) AS located FROM ST_ExactLocate3DJoin('SELECT id, geom FROM gmp_points3d', 'SELECT id, geom FROM gmp_prisms');
+SELECT gmp_pairs > 0 AS gmp_pairs_counted,
+       gmp_pairs <= (SELECT exact_evaluations FROM exactgpu_stats()) AS at_most_the_evaluations,
+       gmp_pairs <= candidate_pairs AS at_most_the_candidates
+FROM exactgpu_last_join_stats();
+SELECT exactgpu_stats_reset();
+SELECT count(*) AS hits FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM gmp_prisms', 'SELECT id, geom FROM gmp_points3d');
+SELECT gmp_pairs > 0 AS gmp_pairs_counted,
+       gmp_pairs <= (SELECT exact_evaluations FROM exactgpu_stats()) AS at_most_the_evaluations
+FROM exactgpu_last_join_stats();
 -- (the progress NOTICE prints the same field, exact_pairs)
 RESET exactgpu.device;
-DROP TABLE gmp_segments, gmp_points;
+DROP TABLE gmp_segments, gmp_points, gmp_prisms, gmp_points3d;
