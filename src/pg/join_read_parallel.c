@@ -74,6 +74,8 @@
 /* Serialized bytes a thread parses (~1 ms), or boxes, before another pays. */
 #define PARSE_BYTES_PER_THREAD		((uint64) 256 << 10)
 #define BOX_BYTES_PER_THREAD		((uint64) 1 << 20)
+/* Workers below which detoasting alone (ST_ExactBatch) stays in this backend. */
+#define DETOAST_MIN_WORKERS			3
 /* In-line rows per task: ~1 ms of parsing, small beside a body's row. */
 #define INLINE_CHUNK_BYTES			((Size) 256 << 10)
 
@@ -1054,6 +1056,16 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	int			took_part = 0;
 	Size		tasks_size;
 
+	/*
+	 * Detoasting alone is little work a byte beside the copy through shared
+	 * memory: on the 2-core machine one worker made ST_ExactBatch over the
+	 * paper bodies slower (125 ms) than this backend alone (105 ms). Three
+	 * workers at least (a guess between that and the 16 cores where it
+	 * pays; bench/run-device-read.sh measures it); force_parallel_mode
+	 * (tests) overrides.
+	 */
+	if (nworkers < DETOAST_MIN_WORKERS && force_parallel_mode == FORCE_PARALLEL_OFF)
+		nworkers = 0;
 	if (nworkers == 0 || n >= PG_UINT32_MAX)
 	{
 		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "exactgpu detoast",

@@ -271,12 +271,17 @@ SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = '
 
 -- ST_ExactBatch keeps the bodies' TOAST pointers and its final function
 -- detoasts them with parallel workers: the same batch, byte for byte, as
--- with none, and the pairs of the text form
+-- with none, and the pairs of the text form. (Workers from 3 on, or under
+-- force_parallel_mode; a parallel-unsafe filter keeps the aggregate in
+-- this backend, not in the worker force_parallel_mode would plan.)
+CREATE FUNCTION pg_temp.pr_here() RETURNS bool LANGUAGE plpgsql PARALLEL UNSAFE AS $$ BEGIN RETURN true; END $$;
 SET max_parallel_workers_per_gather = 0;
 CREATE TEMP TABLE pr_batch_serial AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
-CREATE TEMP TABLE pr_batch_par AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies;
+SET force_parallel_mode = on;
+CREATE TEMP TABLE pr_batch_par AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies WHERE pg_temp.pr_here();
+RESET force_parallel_mode;
 RESET parallel_leader_participation;
 SELECT md5(s.b::text) = md5(p.b::text) AS same_batch, length(p.b::text) > 9000000 AS holds_the_bodies
 FROM pr_batch_serial s, pr_batch_par p;
@@ -297,15 +302,18 @@ DECLARE
 	t0 timestamptz := clock_timestamp();
 	n int;
 BEGIN
-	SELECT length(ST_ExactBatch(b.id * 100 + g, b.geom)::text) INTO n FROM pr_bodies b, generate_series(1, 40) g;
+	SELECT length(ST_ExactBatch(b.id * 100 + g, b.geom)::text) INTO n FROM pr_bodies b, generate_series(1, 40) g
+	WHERE pg_temp.pr_here();
 	RETURN 'not canceled';
 EXCEPTION WHEN query_canceled THEN
 	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
 		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
 END $$;
+SET force_parallel_mode = on;
 SET statement_timeout = '100ms';
 SELECT pg_temp.pr_batch_cancel();
 RESET statement_timeout;
+RESET force_parallel_mode;
 SELECT pg_sleep(0.2);
 SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
 RESET max_parallel_workers_per_gather;
