@@ -31,6 +31,7 @@
 #include "utils/syscache.h"
 
 #include "custom_join.h"
+#include "custom_join_box.h"
 #include "gpu.h"
 #include "join.h"
 #include "join_options.h"
@@ -229,6 +230,7 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 
 	if (prev_join_pathlist_hook)
 		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
+	exactgpu_box_join_pathlist(root, joinrel, outerrel, innerrel, jointype, extra);
 	if (!exactgpu_enable_batch_join)
 		return;
 	if (jointype != JOIN_INNER && jointype != JOIN_SEMI && jointype != JOIN_ANTI)
@@ -367,7 +369,7 @@ void
 exactgpu_custom_join_init(void)
 {
 	DefineCustomBoolVariable("exactgpu.enable_batch_join",
-							 "Lets the planner run joins on ST_ExactIntersects3D, ST_ExactIntersects or ST_ExactIntersectsSolid3D as one batch join (Custom Scan ExactJoin).",
+							 "Lets the planner run joins on ST_ExactIntersects3D, ST_ExactIntersects or ST_ExactIntersectsSolid3D (Custom Scan ExactJoin) and on PostGIS's geometry && / &&& (Custom Scan ExactBoxJoin) as one batch join.",
 							 "Like enable_hashjoin: off leaves those joins to nested loops calling the predicate row by row.",
 							 &exactgpu_enable_batch_join, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);

@@ -9,6 +9,7 @@
 
 #include "cancel.h"
 #include "custom_join.h"
+#include "custom_join_box.h"
 #include "join_options.h"
 #include "worker_signals.h"
 
@@ -48,6 +49,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	exactgpu_define_join_gucs();
 	exactgpu_custom_join_init();
+	exactgpu_box_join_init();
 	MarkGUCPrefixReserved("exactgpu");
 	exg_set_cancel_callback(exactgpu_cancel_pending);
 	/* in a backend (not a postmaster that forks later): the worker pool now,

@@ -1,0 +1,760 @@
+/*
+ * custom_join_box_exec.c — the executor half of ExactBoxJoin.
+ *
+ * On its first call the node reads both children whole: each row's box as
+ * PostGIS's operator sees it (postgis_box.c) and, when the plan reads that
+ * side's columns, the row itself as a MinimalTuple. The box join engine
+ * (GPU or CPU) hands the meeting pairs back chunk by chunk; they are kept
+ * as pairs of row numbers (or, for semi and anti joins, as marks on the
+ * outer rows), and the node then hands one joined row upward per call. A
+ * LIMIT above stops the streaming, not a result store.
+ *
+ * &&& compares only the axes both boxes have, so rows are grouped: rows
+ * that filter on z (3 or 4 axes, z not padded) are joined on 3 axes among
+ * themselves, every other pairing on x and y alone; m, where both rows have
+ * it, is checked on each reported pair (the engine has at most 3 axes).
+ * Bounds that never filter (NaN, padding) become the bounds of all data on
+ * that axis, which meet everything on it under closed comparisons.
+ */
+#include "exactgpu.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "access/sysattr.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+#include "box_join.h"
+#include "custom_join_box.h"
+#include "join_options.h"
+#include "postgis_box.h"
+#include "stats.h"
+
+#define KIND_NDIMS	0x0f		/* low bits of a box row's kind: its axes */
+#define KIND_Z		0x10		/* it filters on z */
+
+/* The rows of one child. */
+typedef struct BoxJoinSide
+{
+	PlanState  *ps;
+	int			first;			/* its first column in the scan tuple */
+	int			natts;
+	TupleTableSlot *slot;		/* to deform a stored row */
+	ExprState  *geom;			/* the clause's argument read from this side */
+	AttrNumber	geom_attno;		/* > 0: the argument is this column of the child */
+	bool		keep_all;		/* count rows without a box (outer of semi/anti) */
+	bool		keep_tuples;	/* the plan reads this side's columns */
+	MinimalTuple *tuples;
+	uint64		ntuples;
+	uint64		tcap;
+	/* rows with a box: box row i is tuple box_tuple[i] */
+	uint32	   *box_tuple;
+	double	   *box;			/* 2 * naxes doubles a row: lows, then highs */
+	double	   *m;				/* &&&: 2 a row (lo, hi), for rows of 4 axes */
+	uint8	   *kind;			/* &&&: KIND_ bits */
+	uint64		nbox;
+	uint64		bcap;
+	uint64		nz;				/* rows that filter on z */
+	uint64		read;			/* rows the child returned */
+	uint64		nulls;
+	uint64		empties;
+} BoxJoinSide;
+
+typedef struct BoxJoinState
+{
+	CustomScanState css;
+	OpExpr	   *clause;
+	bool		nd;				/* &&& */
+	int			naxes;			/* axes stored a row: 3 for &&&, 2 for && */
+	int			device;			/* as planned */
+	JoinType	jointype;
+	const char *context;
+	FmgrInfo	addbbox;
+	BoxJoinSide side[2];		/* 0: the outer child, 1: the inner child */
+	Bitmapset  *clause_params;
+	MemoryContext run_cxt;
+	bool		joined;
+	uint64	   *pairs;			/* (outer tuple << 32) | inner tuple */
+	uint64		npairs;
+	uint64		pcap;
+	bool	   *matched;		/* semi/anti: outer tuples with a match */
+	uint64		next;
+	/* for EXPLAIN ANALYZE, summed over runs */
+	int			runs;
+	int			calls;
+	exg_join_stats stats;
+	exg_join_stats run_stats;	/* this run's, for exactgpu_last_join_stats() */
+	uint64		kept;
+	char		device_used[96];
+	double		read_ms;
+	double		join_ms;
+} BoxJoinState;
+
+static Node *box_join_create_state(CustomScan *cscan);
+static void box_join_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *box_join_exec(CustomScanState *node);
+static void box_join_end(CustomScanState *node);
+static void box_join_rescan(CustomScanState *node);
+static void box_join_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+const CustomScanMethods exactgpu_box_join_scan_methods = {
+	.CustomName = EXACT_BOX_JOIN_NAME,
+	.CreateCustomScanState = box_join_create_state,
+};
+
+static const CustomExecMethods box_join_exec_methods = {
+	.CustomName = EXACT_BOX_JOIN_NAME,
+	.BeginCustomScan = box_join_begin,
+	.ExecCustomScan = box_join_exec,
+	.EndCustomScan = box_join_end,
+	.ReScanCustomScan = box_join_rescan,
+	.ExplainCustomScan = box_join_explain,
+};
+
+static bool
+exec_params_walker(Node *node, Bitmapset **ids)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
+		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
+	return expression_tree_walker(node, exec_params_walker, ids);
+}
+
+static Node *
+box_join_create_state(CustomScan *cscan)
+{
+	BoxJoinState *bjs = palloc0(sizeof(BoxJoinState));
+
+	NodeSetTag(bjs, T_CustomScanState);
+	bjs->css.flags = cscan->flags;
+	bjs->css.methods = &box_join_exec_methods;
+	return (Node *) bjs;
+}
+
+static void
+run_reset(BoxJoinState *bjs)
+{
+	if (bjs->run_cxt)
+		MemoryContextDelete(bjs->run_cxt);
+	bjs->run_cxt = NULL;
+	bjs->joined = false;
+	bjs->pairs = NULL;
+	bjs->npairs = bjs->pcap = 0;
+	bjs->matched = NULL;
+	bjs->next = 0;
+	for (int c = 0; c < 2; c++)
+	{
+		BoxJoinSide *s = &bjs->side[c];
+
+		s->tuples = NULL;
+		s->ntuples = s->tcap = 0;
+		s->box_tuple = NULL;
+		s->box = s->m = NULL;
+		s->kind = NULL;
+		s->nbox = s->bcap = s->nz = 0;
+		s->read = s->nulls = s->empties = 0;
+	}
+}
+
+static void
+box_join_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	BoxJoinState *bjs = (BoxJoinState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *priv = cscan->custom_private;
+	Bitmapset  *used = NULL;
+	bool		swapped;
+	int			first = 0;
+	Expr	   *arg;
+
+	bjs->clause = linitial_node(OpExpr, cscan->custom_exprs);
+	bjs->nd = intVal(list_nth(priv, EBP_ND)) != 0;
+	bjs->naxes = bjs->nd ? 3 : 2;
+	swapped = intVal(list_nth(priv, EBP_SWAPPED)) != 0;
+	bjs->device = intVal(list_nth(priv, EBP_DEVICE));
+	bjs->jointype = (JoinType) intVal(list_nth(priv, EBP_JOINTYPE));
+	bjs->context = bjs->nd ? "ExactBoxJoin (&&&)" : "ExactBoxJoin (&&)";
+	fmgr_info((Oid) intVal(list_nth(priv, EBP_ADDBBOX)), &bjs->addbbox);
+	exec_params_walker((Node *) bjs->clause->args, &bjs->clause_params);
+	/* the scan tuple's columns the target list and the qual read */
+	pull_varattnos((Node *) cscan->scan.plan.targetlist, INDEX_VAR, &used);
+	pull_varattnos((Node *) cscan->scan.plan.qual, INDEX_VAR, &used);
+	for (int c = 0; c < 2; c++)
+	{
+		BoxJoinSide *s = &bjs->side[c];
+		TupleDesc	desc;
+
+		s->ps = ExecInitNode(list_nth(cscan->custom_plans, c), estate, eflags);
+		node->custom_ps = lappend(node->custom_ps, s->ps);
+		desc = ExecGetResultType(s->ps);
+		s->first = first;
+		s->natts = desc->natts;
+		first += desc->natts;
+		s->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsMinimalTuple);
+		arg = list_nth(bjs->clause->args, swapped ? 1 - c : c);
+		s->geom = ExecInitExpr(arg, &node->ss.ps);
+		/* a plain column (the usual case) is read from the child's row itself */
+		if (IsA(arg, Var) && ((Var *) arg)->varno == INDEX_VAR &&
+			((Var *) arg)->varattno > s->first && ((Var *) arg)->varattno <= s->first + s->natts)
+			s->geom_attno = ((Var *) arg)->varattno - s->first;
+		s->keep_all = c == 0 && bjs->jointype != JOIN_INNER;
+		/* a whole-row reference (attno 0) reads every column */
+		s->keep_tuples = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used);
+		for (int a = 1; a <= s->natts && !s->keep_tuples; a++)
+			s->keep_tuples = bms_is_member(s->first + a - FirstLowInvalidHeapAttributeNumber, used);
+	}
+	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+}
+
+/* Put a stored row of child c into its columns of the scan slot. */
+static void
+show_row(BoxJoinState *bjs, int c, MinimalTuple tup)
+{
+	BoxJoinSide *s = &bjs->side[c];
+	TupleTableSlot *scan = bjs->css.ss.ss_ScanTupleSlot;
+
+	if (tup == NULL)
+	{
+		memset(scan->tts_isnull + s->first, true, s->natts * sizeof(bool));
+		return;
+	}
+	ExecStoreMinimalTuple(tup, s->slot, false);
+	slot_getallattrs(s->slot);
+	memcpy(scan->tts_values + s->first, s->slot->tts_values, s->natts * sizeof(Datum));
+	memcpy(scan->tts_isnull + s->first, s->slot->tts_isnull, s->natts * sizeof(bool));
+}
+
+static void *
+grow(MemoryContext cxt, void *p, size_t old_n, size_t new_n, size_t elem)
+{
+	if (p == NULL)
+		return MemoryContextAllocHuge(cxt, new_n * elem);
+	(void) old_n;
+	return repalloc_huge(p, new_n * elem);
+}
+
+/* Keep the box of child c's tuple t (already counted). */
+static void
+add_box(BoxJoinState *bjs, BoxJoinSide *s, uint64 t, const PostgisBox *pb)
+{
+	int			a = bjs->naxes;
+	double	   *b;
+
+	if (s->nbox == s->bcap)
+	{
+		uint64		cap = s->bcap ? 2 * s->bcap : 1024;
+
+		s->box_tuple = grow(bjs->run_cxt, s->box_tuple, s->bcap, cap, sizeof(uint32));
+		s->box = grow(bjs->run_cxt, s->box, s->bcap, cap, 2 * a * sizeof(double));
+		if (bjs->nd)
+		{
+			s->kind = grow(bjs->run_cxt, s->kind, s->bcap, cap, sizeof(uint8));
+			s->m = grow(bjs->run_cxt, s->m, s->bcap, cap, 2 * sizeof(double));
+		}
+		s->bcap = cap;
+	}
+	b = &s->box[2 * a * s->nbox];
+	for (int k = 0; k < a; k++)
+	{
+		b[k] = k < pb->ndims ? pb->lo[k] : -INFINITY;
+		b[a + k] = k < pb->ndims ? pb->hi[k] : INFINITY;
+		/* PostGIS writes no such box; the engine could not take it */
+		if (b[k] > b[a + k])
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("%s: a geometry's bounding box has min %g > max %g on axis %c",
+							bjs->context, b[k], b[a + k], "xyz"[k])));
+	}
+	if (bjs->nd)
+	{
+		bool		z = postgis_box_z_active(pb);
+
+		s->kind[s->nbox] = (uint8) pb->ndims | (z ? KIND_Z : 0);
+		s->nz += z;
+		s->m[2 * s->nbox] = pb->ndims == 4 ? pb->lo[3] : -INFINITY;
+		s->m[2 * s->nbox + 1] = pb->ndims == 4 ? pb->hi[3] : INFINITY;
+	}
+	s->box_tuple[s->nbox++] = (uint32) t;
+}
+
+/* Read every row of child c: its box, and the row when the plan reads it. */
+static void
+read_side(BoxJoinState *bjs, int c)
+{
+	BoxJoinSide *s = &bjs->side[c];
+	ExprContext *econtext = bjs->css.ss.ps.ps_ExprContext;
+	TupleTableSlot *scan = bjs->css.ss.ss_ScanTupleSlot;
+
+	ExecClearTuple(scan);
+	show_row(bjs, 1 - c, NULL);
+	for (;;)
+	{
+		TupleTableSlot *slot = ExecProcNode(s->ps);
+		Datum		g;
+		bool		gnull;
+		PostgisBox	pb;
+		MemoryContext old;
+
+		if (TupIsNull(slot))
+			break;
+		if ((++s->read & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		ResetExprContext(econtext);
+		if (s->geom_attno > 0)
+			g = slot_getattr(slot, s->geom_attno, &gnull);
+		else
+		{
+			/* the argument sees this side's columns, the other side's are NULL */
+			ExecClearTuple(scan);
+			slot_getallattrs(slot);
+			memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
+			memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
+			ExecStoreVirtualTuple(scan);
+			econtext->ecxt_scantuple = scan;
+			g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
+		}
+		pb.ndims = 0;
+		if (gnull)
+			s->nulls++;			/* the operator is strict: meets nothing */
+		else
+		{
+			old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+			postgis_box_of(g, bjs->nd, &bjs->addbbox, &pb);
+			MemoryContextSwitchTo(old);
+			if (pb.ndims == 0)
+				s->empties++;	/* empty: no box, meets nothing */
+		}
+		if (pb.ndims == 0 && !s->keep_all)
+			continue;
+		if (s->ntuples >= EXG_BOX_MAX_INPUT)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s: more than %u rows on one side", bjs->context, EXG_BOX_MAX_INPUT),
+					 errhint("Set exactgpu.enable_batch_join = off for this query.")));
+		if (s->keep_tuples)
+		{
+			if (s->ntuples == s->tcap)
+			{
+				uint64		cap = s->tcap ? 2 * s->tcap : 1024;
+
+				s->tuples = grow(bjs->run_cxt, s->tuples, s->tcap, cap, sizeof(MinimalTuple));
+				s->tcap = cap;
+			}
+			old = MemoryContextSwitchTo(bjs->run_cxt);
+			s->tuples[s->ntuples] = ExecCopySlotMinimalTuple(slot);
+			MemoryContextSwitchTo(old);
+		}
+		if (pb.ndims > 0)
+			add_box(bjs, s, s->ntuples, &pb);
+		s->ntuples++;
+	}
+	ResetExprContext(econtext);
+	ExecClearTuple(scan);
+}
+
+/*
+ * Bounds that never filter (+-inf) become the bounds of all finite data on
+ * their axis, over both sides: closed comparisons then let them meet every
+ * box on that axis, as PostGIS does, and the engine gets finite boxes.
+ */
+static void
+clamp_open_bounds(BoxJoinState *bjs)
+{
+	int			a = bjs->naxes;
+
+	for (int k = 0; k < a; k++)
+	{
+		double		lo = INFINITY,
+					hi = -INFINITY;
+
+		for (int c = 0; c < 2; c++)
+		{
+			BoxJoinSide *s = &bjs->side[c];
+
+			for (uint64 i = 0; i < s->nbox; i++)
+			{
+				double		l = s->box[2 * a * i + k],
+							h = s->box[2 * a * i + a + k];
+
+				if (isfinite(l))
+				{
+					lo = Min(lo, l);
+					hi = Max(hi, l);
+				}
+				if (isfinite(h))
+				{
+					lo = Min(lo, h);
+					hi = Max(hi, h);
+				}
+			}
+		}
+		if (lo > hi)
+			lo = hi = 0;
+		for (int c = 0; c < 2; c++)
+		{
+			BoxJoinSide *s = &bjs->side[c];
+
+			for (uint64 i = 0; i < s->nbox; i++)
+			{
+				double	   *b = &s->box[2 * a * i];
+
+				if (!isfinite(b[k]))
+					b[k] = lo;
+				if (!isfinite(b[a + k]))
+					b[a + k] = hi;
+			}
+		}
+	}
+}
+
+/* Where one engine call's pairs go. */
+typedef struct BoxSinkArg
+{
+	BoxJoinState *bjs;
+	const uint32 *map[2];		/* call row -> box row of each child; NULL: the same */
+	bool		check_m;
+	ErrorData  *error;
+} BoxSinkArg;
+
+/*
+ * The engine calls this on the backend's thread between its own steps: a
+ * PostgreSQL ERROR (cancel, out of memory) must not unwind through the
+ * engine, so it is caught, kept, and rethrown once the engine has returned.
+ */
+static exg_status
+box_pairs_sink(void *arg, const exg_pair *p, size_t n)
+{
+	BoxSinkArg *sa = arg;
+	BoxJoinState *bjs = sa->bjs;
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile exg_status st = EXG_OK;
+
+	PG_TRY();
+	{
+		const BoxJoinSide *s0 = &bjs->side[0],
+				   *s1 = &bjs->side[1];
+
+		CHECK_FOR_INTERRUPTS();
+		if (bjs->jointype == JOIN_INNER && bjs->npairs + n > bjs->pcap)
+		{
+			uint64		cap = Max(2 * bjs->pcap, bjs->npairs + n);
+
+			bjs->pairs = grow(bjs->run_cxt, bjs->pairs, bjs->pcap, cap, sizeof(uint64));
+			bjs->pcap = cap;
+		}
+		for (size_t i = 0; i < n; i++)
+		{
+			uint32		r0 = sa->map[0] ? sa->map[0][p[i].a] : p[i].a,
+						r1 = sa->map[1] ? sa->map[1][p[i].b] : p[i].b;
+
+			/* m, compared only when both boxes have it */
+			if (sa->check_m && (s0->kind[r0] & KIND_NDIMS) == 4 && (s1->kind[r1] & KIND_NDIMS) == 4 &&
+				(s0->m[2 * r0] > s1->m[2 * r1 + 1] || s1->m[2 * r1] > s0->m[2 * r0 + 1]))
+				continue;
+			if (bjs->jointype == JOIN_INNER)
+				bjs->pairs[bjs->npairs++] = ((uint64) s0->box_tuple[r0] << 32) | s1->box_tuple[r1];
+			else
+				bjs->matched[s0->box_tuple[r0]] = true;
+			bjs->kept++;
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		sa->error = CopyErrorData();
+		FlushErrorState();
+		st = EXG_ERR_INTERRUPTED;
+	}
+	PG_END_TRY();
+	return st;
+}
+
+/*
+ * The box rows of child c that a call takes (z: those that filter on z or
+ * those that do not; all: every row), as naxes-axis boxes: the stored array
+ * itself when it fits, else a copy, with the map back to box rows.
+ */
+static const double *
+call_boxes(BoxJoinState *bjs, int c, int naxes, int which, uint32 *n, const uint32 **map)
+{
+	BoxJoinSide *s = &bjs->side[c];
+	int			a = bjs->naxes;
+	double	   *out;
+	uint32	   *m;
+	uint32		k = 0;
+
+	*map = NULL;
+	if ((which < 0 || (which == 1 && s->nz == s->nbox) || (which == 0 && s->nz == 0)) && naxes == a)
+	{
+		*n = (uint32) s->nbox;
+		return s->box;
+	}
+	out = MemoryContextAllocHuge(bjs->run_cxt, Max(s->nbox, 1) * 2 * naxes * sizeof(double));
+	m = MemoryContextAllocHuge(bjs->run_cxt, Max(s->nbox, 1) * sizeof(uint32));
+	for (uint64 i = 0; i < s->nbox; i++)
+	{
+		if (which >= 0 && ((s->kind[i] & KIND_Z) != 0) != (which == 1))
+			continue;
+		for (int j = 0; j < naxes; j++)
+		{
+			out[2 * naxes * k + j] = s->box[2 * a * i + j];
+			out[2 * naxes * k + naxes + j] = s->box[2 * a * i + a + j];
+		}
+		m[k++] = (uint32) i;
+	}
+	*n = k;
+	*map = m;
+	return out;
+}
+
+/* One engine call: child 0's rows (which0) against child 1's (which1). */
+static void
+engine_call(BoxJoinState *bjs, int naxes, int which0, int which1, const exg_join_options *opt)
+{
+	BoxSinkArg	sa = {0};
+	exg_box_set A,
+				B;
+	exg_join_stats st;
+	exg_error	err = {0};
+
+	A.box = call_boxes(bjs, 0, naxes, which0, &A.n, &sa.map[0]);
+	B.box = call_boxes(bjs, 1, naxes, which1, &B.n, &sa.map[1]);
+	if (A.n == 0 || B.n == 0)
+		return;
+	sa.bjs = bjs;
+	sa.check_m = bjs->nd;
+	memset(&st, 0, sizeof(st));
+	if (exg_box_join(&A, &B, naxes, opt, box_pairs_sink, &sa, &st, &err) != EXG_OK)
+	{
+		if (sa.error)
+			ReThrowError(sa.error);
+		exactgpu_report(&err, bjs->context);
+	}
+	bjs->calls++;
+	for (int k = 0; k < 2; k++)
+	{
+		exg_join_stats *sum = k ? &bjs->run_stats : &bjs->stats;
+
+		sum->candidates += st.candidates;
+		sum->hits += st.hits;
+		sum->cell_pairs += st.cell_pairs;
+		sum->waves += st.waves;
+		sum->splits += st.splits;
+		for (int p = 0; p < EXG_JOIN_PHASES; p++)
+			sum->phase_ns[p] += st.phase_ns[p];
+		sum->total_ns += st.total_ns;
+		sum->used_gpu |= st.used_gpu;
+		memcpy(sum->grid_dims, st.grid_dims, sizeof(sum->grid_dims));
+	}
+	memcpy(bjs->device_used, st.device_name, sizeof(bjs->device_used));
+}
+
+static void
+run_join(BoxJoinState *bjs)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	exg_join_options opt;
+	uint64		t0 = exg_now_ns(),
+				t1,
+				kept0 = bjs->kept;
+	BoxJoinSide *s0 = &bjs->side[0],
+			   *s1 = &bjs->side[1];
+
+	memset(&bjs->run_stats, 0, sizeof(bjs->run_stats));
+	bjs->run_cxt = AllocSetContextCreate(bjs->css.ss.ps.state->es_query_cxt, "ExactBoxJoin run",
+										 ALLOCSET_DEFAULT_SIZES);
+	/* the outer child first, as a nested loop would start */
+	read_side(bjs, 0);
+	read_side(bjs, 1);
+	if (bjs->jointype != JOIN_INNER)
+		bjs->matched = MemoryContextAllocExtended(bjs->run_cxt, Max(s0->ntuples, 1) * sizeof(bool),
+												  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	clamp_open_bounds(bjs);
+	t1 = exg_now_ns();
+
+	exactgpu_join_options(&opt);
+	/* exactgpu.device = auto: as planned, and the CPU below gpu_min_primitives */
+	if (opt.device == EXG_DEVICE_AUTO &&
+		(bjs->device == EXG_DEVICE_CPU || s0->nbox + s1->nbox < (uint64) exactgpu_gpu_min_primitives))
+		opt.device = EXG_DEVICE_CPU;
+	if (!bjs->nd)
+		engine_call(bjs, 2, -1, -1, &opt);
+	else
+	{
+		/* each pairing of rows once: z against z on 3 axes, the rest on 2 */
+		engine_call(bjs, 3, 1, 1, &opt);
+		if (s1->nz < s1->nbox)
+			engine_call(bjs, 2, -1, 0, &opt);
+		if (s0->nz < s0->nbox && s1->nz > 0)
+			engine_call(bjs, 2, 0, 1, &opt);
+	}
+	bjs->joined = true;
+	bjs->next = 0;
+	/* a side whose columns the plan never reads stays NULL in the scan tuple */
+	for (int c = 0; c < 2; c++)
+		if (!bjs->side[c].keep_tuples)
+			show_row(bjs, c, NULL);
+
+	memset(rep, 0, sizeof(*rep));
+	rep->left_rows = s0->ntuples;
+	rep->right_rows = s1->ntuples;
+	rep->left_prims = s0->nbox;
+	rep->right_prims = s1->nbox;
+	rep->row_pairs = bjs->kept - kept0;
+	rep->stats = bjs->run_stats;
+	rep->read_ms = (t1 - t0) / 1e6;
+	rep->join_ms = (exg_now_ns() - t1) / 1e6;
+	rep->total_ms = rep->read_ms + rep->join_ms;
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s", bjs->nd ? "PostGIS &&&" : "PostGIS &&");
+	if (bjs->device_used[0] == '\0')
+		snprintf(bjs->device_used, sizeof(bjs->device_used), "none (an input is empty)");
+	memcpy(rep->stats.device_name, bjs->device_used, sizeof(rep->stats.device_name));
+	rep->valid = true;
+	bjs->runs++;
+	bjs->read_ms += rep->read_ms;
+	bjs->join_ms += rep->join_ms;
+}
+
+/* ExecScan's access method: the next joined row in the scan slot. */
+static TupleTableSlot *
+next_row(ScanState *ss)
+{
+	BoxJoinState *bjs = (BoxJoinState *) ss;
+	TupleTableSlot *scan = ss->ss_ScanTupleSlot;
+	BoxJoinSide *s0 = &bjs->side[0],
+			   *s1 = &bjs->side[1];
+
+	if (!bjs->joined)
+		run_join(bjs);
+	ExecClearTuple(scan);
+	if (bjs->jointype == JOIN_INNER)
+	{
+		uint64		p;
+
+		if (bjs->next >= bjs->npairs)
+			return scan;
+		p = bjs->pairs[bjs->next++];
+		if (s0->keep_tuples)
+			show_row(bjs, 0, s0->tuples[p >> 32]);
+		if (s1->keep_tuples)
+			show_row(bjs, 1, s1->tuples[p & 0xffffffffu]);
+		return ExecStoreVirtualTuple(scan);
+	}
+	else
+	{
+		bool		want = bjs->jointype == JOIN_SEMI;
+
+		while (bjs->next < s0->ntuples && bjs->matched[bjs->next] != want)
+			bjs->next++;
+		if (bjs->next >= s0->ntuples)
+			return scan;
+		if (s0->keep_tuples)
+			show_row(bjs, 0, s0->tuples[bjs->next]);
+		bjs->next++;
+		return ExecStoreVirtualTuple(scan);
+	}
+}
+
+/* No row locks are taken through this node (the planner refuses those queries). */
+static bool
+recheck_row(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+static TupleTableSlot *
+box_join_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, next_row, recheck_row);
+}
+
+static void
+box_join_end(CustomScanState *node)
+{
+	BoxJoinState *bjs = (BoxJoinState *) node;
+
+	run_reset(bjs);
+	ExecEndNode(bjs->side[0].ps);
+	ExecEndNode(bjs->side[1].ps);
+}
+
+/*
+ * As a hash join keeps its table: when no parameter of a child or of the
+ * clause's arguments changed, the joined rows are handed out again;
+ * otherwise both children are read anew.
+ */
+static void
+box_join_rescan(CustomScanState *node)
+{
+	BoxJoinState *bjs = (BoxJoinState *) node;
+	bool		changed = bms_overlap(node->ss.ps.chgParam, bjs->clause_params);
+
+	for (int c = 0; c < 2; c++)
+	{
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(bjs->side[c].ps, node->ss.ps.chgParam);
+		changed |= bjs->side[c].ps->chgParam != NULL;
+	}
+	if (bjs->joined && !changed)
+	{
+		bjs->next = 0;
+		return;
+	}
+	run_reset(bjs);
+	for (int c = 0; c < 2; c++)
+		if (bjs->side[c].ps->chgParam == NULL)
+			ExecReScan(bjs->side[c].ps);
+}
+
+static void
+box_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BoxJoinState *bjs = (BoxJoinState *) node;
+	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
+	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+	const exg_join_stats *s = &bjs->stats;
+
+	ExplainPropertyText("Box Operator",
+						deparse_expression((Node *) bjs->clause, dpctx, useprefix, false), es);
+	ExplainPropertyText("Boxes", bjs->nd ? "PostGIS GIDX (float, rounded outward)"
+						: "PostGIS BOX2DF (float, rounded outward)", es);
+	if (bjs->jointype != JOIN_INNER)
+		ExplainPropertyText("Join Type", bjs->jointype == JOIN_SEMI ? "Semi" : "Anti", es);
+	ExplainPropertyText("Device", bjs->device == EXG_DEVICE_GPU ? "GPU" : "CPU", es);
+	if (!es->analyze || bjs->runs == 0)
+		return;
+	ExplainPropertyText("Device Used", bjs->device_used, es);
+	if (bjs->runs > 1)
+		ExplainPropertyInteger("Batch Joins", NULL, bjs->runs, es);
+	ExplainPropertyInteger("Engine Calls", NULL, bjs->calls, es);
+	ExplainPropertyInteger("Outer Rows Read", NULL, bjs->side[0].read, es);
+	ExplainPropertyInteger("Inner Rows Read", NULL, bjs->side[1].read, es);
+	ExplainPropertyInteger("Outer Boxes", NULL, bjs->side[0].nbox, es);
+	ExplainPropertyInteger("Inner Boxes", NULL, bjs->side[1].nbox, es);
+	ExplainPropertyInteger("Candidates", NULL, s->candidates, es);
+	ExplainPropertyInteger("Box Pairs", NULL, s->hits, es);
+	ExplainPropertyInteger("Pairs Kept", NULL, bjs->kept, es);
+	ExplainPropertyInteger("Waves", NULL, s->waves, es);
+	ExplainPropertyInteger("Splits", NULL, s->splits, es);
+	if (es->timing)
+	{
+		ExplainPropertyFloat("Read Time", "ms", bjs->read_ms, 3, es);
+		ExplainPropertyFloat("Join Time", "ms", bjs->join_ms, 3, es);
+		ExplainPropertyFloat("Upload Time", "ms", s->phase_ns[EXG_PHASE_UPLOAD] / 1e6, 3, es);
+		ExplainPropertyFloat("Prepare Time", "ms",
+							 (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6, 3, es);
+		ExplainPropertyFloat("Test Time", "ms",
+							 (s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST]) / 1e6, 3, es);
+		ExplainPropertyFloat("Output Time", "ms",
+							 (s->phase_ns[EXG_PHASE_DOWNLOAD] + s->phase_ns[EXG_PHASE_MERGE]) / 1e6, 3, es);
+	}
+}
