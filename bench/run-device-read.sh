@@ -7,13 +7,19 @@
 #      and on the CPU (16 threads), each with the parallel read and with the
 #      serial one (max_parallel_workers_per_gather = 0): read / upload / join
 #      / result rows / total, read against the floor, pairs;
-#   3. the large bodies re-stored with lz4 compression and with STORAGE
+#   3. on the large mine: ST_3DBoxJoin (TOAST rows boxed by parallel
+#      workers) and the ST_ExactBatch form (detoasted by the aggregate,
+#      parsed on the thread pool), parallel and serial, with the read split;
+#   4. the large bodies re-stored with lz4 compression and with STORAGE
 #      EXTERNAL (no compression): floor and GPU join again (README, storage);
-#   4. a statement_timeout landing in the parallel read of the large mine:
+#   5. a statement_timeout landing in the parallel read of the large mine:
 #      how long the cancel took, and parallel workers left afterwards;
-#   5. the first GPU join in a fresh backend (CUDA context), with
+#   6. the first GPU join in a fresh backend (CUDA context), with
 #      CUDA_MODULE_LOADING=LAZY and EAGER, and a 400-hole join under
-#      exactgpu.device = auto (stays on the CPU below gpu_min_primitives).
+#      exactgpu.device = auto (stays on the CPU below gpu_min_primitives),
+#      per call with worker_threads = 0 (sized to the input), 1 and 16.
+# The read's NOTICE (detail) splits it: query, rows flattened by workers,
+# gathered, workers and shared memory released.
 # Carried: .carry/pgbundle.tar.xz (PostgreSQL with this branch's exactgpu
 # installed, built with CUDA: shared/tools/pg-bundle.sh after make install).
 # demo/bin/minegen is built here if absent. Results: $OUT/read.md.
@@ -68,6 +74,32 @@ for size in $sizes; do
 	q "-v label=$size/pglz -v devices='gpu cpu' -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
 	echo '```' >> "$report"
 done
+
+# box join and the ST_ExactBatch form, on the last mine loaded (large by default)
+echo "## box join and ST_ExactBatch form" >> "$report"
+echo '```' >> "$report"
+q "" <<'SQL' 2>&1 | tee -a "$report"
+\pset footer off
+SET exactgpu.device = 'gpu';
+SET exactgpu.progress = on;
+SELECT count(*) AS box_pairs_parallel FROM ST_3DBoxJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SELECT count(*) AS box_pairs_parallel FROM ST_3DBoxJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SELECT read_path, read_workers, round(read_ms) AS read_ms, round(join_ms) AS join_ms, round(total_ms) AS total_ms FROM exactgpu_last_join_stats();
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) AS box_pairs_serial FROM ST_3DBoxJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SELECT read_path, read_workers, round(read_ms) AS read_ms, round(join_ms) AS join_ms, round(total_ms) AS total_ms FROM exactgpu_last_join_stats();
+RESET max_parallel_workers_per_gather;
+-- a batch value holds at most 1 GB: half the bodies (~520 MB serialized),
+-- the text form on the same rows beside it
+SELECT count(*) AS text_form_pairs FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies WHERE body_id % 2 = 0');
+SELECT read_path, read_workers, round(read_ms) AS read_ms, round(join_ms) AS join_ms, round(total_ms) AS total_ms FROM exactgpu_last_join_stats();
+\timing on
+SELECT count(*) AS batch_form_pairs FROM ST_ExactIntersects3DJoin((SELECT ST_ExactBatch(hole_id, geom) FROM drill_holes), (SELECT ST_ExactBatch(body_id, geom) FROM ore_bodies WHERE body_id % 2 = 0));
+SELECT count(*) AS batch_form_pairs FROM ST_ExactIntersects3DJoin((SELECT ST_ExactBatch(hole_id, geom) FROM drill_holes), (SELECT ST_ExactBatch(body_id, geom) FROM ore_bodies WHERE body_id % 2 = 0));
+\timing off
+SELECT read_path, read_workers, round(read_ms) AS read_ms_after_aggregate, round(join_ms) AS join_ms, round(total_ms) AS total_ms FROM exactgpu_last_join_stats();
+SQL
+echo '```' >> "$report"
 
 # storage settings, on the last mine loaded (large by default)
 echo "## storage of the bodies: pglz (default) / lz4 / EXTERNAL (uncompressed)" >> "$report"
@@ -155,6 +187,15 @@ first_join eager "-c exactgpu.device=gpu" | tee -a "$report"
 stop_pg; start_pg ""
 echo "exactgpu.device = auto (default gpu_min_primitives: the CPU), fresh backend:" | tee -a "$report"
 first_join auto "" | tee -a "$report"
+for t in 0 1 $ncores; do
+	q "-At" <<SQL 2>&1 | tee -a "$report"
+SET exactgpu.worker_threads = $t;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+DO \$\$ DECLARE t0 timestamptz := clock_timestamp(); BEGIN FOR i IN 1..300 LOOP
+	PERFORM count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
+END LOOP; RAISE NOTICE '400-hole join, worker_threads = $t: % ms a call', round((extract(epoch FROM clock_timestamp() - t0) * 1000 / 300)::numeric, 3); END \$\$;
+SQL
+done
 q "" <<'SQL' 2>&1 | tee -a "$report"
 \pset footer off
 SELECT count(*) AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');

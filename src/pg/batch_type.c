@@ -417,22 +417,85 @@ exactgpu_batch_recv(PG_FUNCTION_ARGS)
 }
 
 
-/* ---- ST_ExactBatch(id, geom) aggregate ---- */
+/* ---- ST_ExactBatch(id, geom) aggregate ----
+ *
+ * Geometries stored out of line (ore bodies) are kept as TOAST pointers in
+ * the transition state and detoasted by the final function, by parallel
+ * workers when it pays (join_read_parallel.c): detoasting them is what the
+ * aggregate costs, and a parallel aggregate could not spread it (a table of
+ * 100 bodies is one heap block of pointers). The pointers stay valid until
+ * the final function, in the same statement. Those rows come after the
+ * others in the batch; the joins' results do not depend on row order.
+ */
+
+typedef struct BatchAggState
+{
+	StringInfo	buf;			/* the batch so far: header, rows in line */
+	ExactgpuToastRow *toast;	/* rows kept as TOAST pointers, in order */
+	size_t		ntoast;
+	size_t		toast_cap;
+	Size		toast_len;		/* their size once packed into the batch */
+	uint64		toast_bytes;	/* their detoasted size */
+	Oid			toastrel;		/* the last TOAST relation seen, and */
+	bool		toastrel_shared;	/* whether parallel workers can read it */
+} BatchAggState;
+
+/* Keep v (an on-disk TOAST pointer) for the final function, if workers can read it. */
+static bool
+batch_defer(BatchAggState *st, int64 id, const struct varlena *v)
+{
+	struct varatt_external ext;
+	Size		packed;
+
+	VARATT_EXTERNAL_GET_POINTER(ext, v);
+	if (ext.va_toastrelid != st->toastrel)
+	{
+		/* a temporary table's pages live in this backend's local buffers */
+		st->toastrel = ext.va_toastrelid;
+		st->toastrel_shared = get_rel_persistence(ext.va_toastrelid) != RELPERSISTENCE_TEMP;
+	}
+	if (!st->toastrel_shared)
+		return false;
+	packed = 16 + TYPEALIGN(8, (Size) ext.va_rawsize);
+	if ((Size) st->buf->len + st->toast_len + packed >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("ST_ExactBatch: the batch exceeds 1 GB"),
+				 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
+	if (st->ntoast == st->toast_cap)
+	{
+		st->toast_cap = st->toast_cap ? 2 * st->toast_cap : 64;
+		st->toast = st->toast ? repalloc_huge(st->toast, st->toast_cap * sizeof(ExactgpuToastRow))
+			: palloc(st->toast_cap * sizeof(ExactgpuToastRow));
+	}
+	st->toast[st->ntoast].id = id;
+	memcpy(st->toast[st->ntoast].ptr, v, TOAST_POINTER_SIZE);
+	st->ntoast++;
+	st->toast_len += packed;
+	st->toast_bytes += ext.va_rawsize;
+	return true;
+}
 
 Datum
 exactgpu_batch_accum(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt,
 				old;
-	StringInfo	state;
+	BatchAggState *state;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ST_ExactBatch: called outside an aggregate")));
-	old = MemoryContextSwitchTo(aggcxt);
-	state = PG_ARGISNULL(0) ? batch_begin() : (StringInfo) PG_GETARG_POINTER(0);
-	MemoryContextSwitchTo(old);
+	if (PG_ARGISNULL(0))
+	{
+		old = MemoryContextSwitchTo(aggcxt);
+		state = palloc0(sizeof(BatchAggState));
+		state->buf = batch_begin();
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (BatchAggState *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(2))
 		PG_RETURN_POINTER(state);	/* NULL geometries are skipped */
 	if (PG_ARGISNULL(1))
@@ -440,32 +503,88 @@ exactgpu_batch_accum(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("ST_ExactBatch: NULL id")));
 	{
-		struct varlena *g = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
+		struct varlena *v = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(2));
+		bool		deferred;
 
 		old = MemoryContextSwitchTo(aggcxt);
-		batch_append(state, PG_GETARG_INT64(1), g, "ST_ExactBatch");
+		deferred = VARATT_IS_EXTERNAL_ONDISK(v) &&
+			VARSIZE_EXTERNAL(v) == TOAST_POINTER_SIZE &&
+			batch_defer(state, PG_GETARG_INT64(1), v);
 		MemoryContextSwitchTo(old);
+		if (!deferred)
+		{
+			struct varlena *g = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
+
+			if ((Size) state->buf->len + state->toast_len + 16 + TYPEALIGN(8, VARSIZE(g)) >=
+				MaxAllocSize)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("ST_ExactBatch: the batch exceeds 1 GB"),
+						 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
+			old = MemoryContextSwitchTo(aggcxt);
+			batch_append(state->buf, PG_GETARG_INT64(1), g, "ST_ExactBatch");
+			MemoryContextSwitchTo(old);
+		}
 	}
 	PG_RETURN_POINTER(state);
 }
 
+/* The final function's output: the batch, rows written in order at off. */
+typedef struct BatchOut
+{
+	char	   *b;
+	Size		off;
+	Size		size;
+	const BatchAggState *st;
+} BatchOut;
+
+static void
+batch_out_row(void *arg, size_t i, const struct varlena *v)
+{
+	BatchOut   *o = arg;
+	uint32		bytes = VARSIZE(v),
+				pad = 0;
+	int64		id = o->st->toast[i].id;
+
+	/* sized from the TOAST pointers: a value of another size is corrupt */
+	if (o->off + 16 + TYPEALIGN(8, bytes) > o->size)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("ST_ExactBatch: a detoasted geometry is larger than its TOAST pointer says")));
+	memcpy(o->b + o->off, &id, 8);
+	memcpy(o->b + o->off + 8, &bytes, 4);
+	memcpy(o->b + o->off + 12, &pad, 4);
+	memcpy(o->b + o->off + 16, v, bytes);
+	memset(o->b + o->off + 16 + bytes, 0, TYPEALIGN(8, bytes) - bytes);
+	o->off += 16 + TYPEALIGN(8, bytes);
+}
+
+/* The state is left as it is (a window aggregate calls this again). */
 Datum
 exactgpu_batch_final(PG_FUNCTION_ARGS)
 {
-	StringInfo	state;
+	BatchAggState *state;
 	BatchHeader *b;
+	BatchOut	o;
 
 	if (PG_ARGISNULL(0))
 	{
 		b = palloc0(sizeof(BatchHeader));
 		b->magic = BATCH_MAGIC;
+		SET_VARSIZE(b, sizeof(BatchHeader));
+		PG_RETURN_POINTER(b);
 	}
-	else
-	{
-		state = (StringInfo) PG_GETARG_POINTER(0);
-		b = palloc(state->len);
-		memcpy(b, state->data, state->len);
-	}
-	SET_VARSIZE(b, PG_ARGISNULL(0) ? sizeof(BatchHeader) : (Size) ((StringInfo) PG_GETARG_POINTER(0))->len);
+	state = (BatchAggState *) PG_GETARG_POINTER(0);
+	o.size = state->buf->len + state->toast_len;
+	o.b = palloc(o.size);
+	o.off = state->buf->len;
+	o.st = state;
+	memcpy(o.b, state->buf->data, state->buf->len);
+	if (state->ntoast > 0)
+		(void) exactgpu_detoast_rows(state->toast, state->ntoast, state->toast_bytes,
+									 batch_out_row, &o);
+	b = (BatchHeader *) o.b;
+	b->nrows += (uint32) state->ntoast;
+	SET_VARSIZE(b, o.off);
 	PG_RETURN_POINTER(b);
 }

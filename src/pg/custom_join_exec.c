@@ -40,7 +40,6 @@
 #include "stats.h"
 
 /* Primitives per CPU thread, as the SRFs size their joins (sql_join.c). */
-#define PRIMS_PER_THREAD 16384
 
 /* One input of the engine join: the rows of one child. */
 typedef struct ExactJoinSide
@@ -388,16 +387,13 @@ run_join(ExactJoinState *ejs)
 	}
 	t1 = exg_now_ns();
 
-	exactgpu_join_options(&opt);
 	/* exactgpu.device = auto: as planned (the CPU for small joins), and as
-	 * the SRFs do, the CPU below exactgpu.gpu_min_primitives */
+	 * the SRFs do, the CPU below exactgpu.gpu_min_primitives; threads sized
+	 * to the primitives */
 	nprims = ejs->side[0].prims + ejs->side[1].prims;
-	if (opt.device == EXG_DEVICE_AUTO &&
-		(ejs->device == EXG_DEVICE_CPU || nprims < (uint64) exactgpu_gpu_min_primitives))
+	exactgpu_join_options_for(&opt, nprims);
+	if (opt.device == EXG_DEVICE_AUTO && ejs->device == EXG_DEVICE_CPU)
 		opt.device = EXG_DEVICE_CPU;
-	/* worker_threads = 0: a thread per PRIMS_PER_THREAD primitives (sql_join.c) */
-	if (exactgpu_worker_threads == 0)
-		opt.worker_threads = (int) Min(Max(nprims / PRIMS_PER_THREAD, 1), (uint64) exg_max_threads());
 	memset(rep, 0, sizeof(*rep));
 	if (rows[0].n > 0 && rows[1].n > 0 &&
 		engine_join(ejs, &opt, &rep->stats, &err) != EXG_OK)

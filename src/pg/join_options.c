@@ -97,14 +97,31 @@ exactgpu_define_join_gucs(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 }
 
-int
-exactgpu_threads(void)
+/* exactgpu.worker_threads, or the cores for 0 or more than the cores */
+static int
+threads_configured(void)
 {
 	int			n = exactgpu_worker_threads;
 
 	/* more threads than cores only slow a join and take PIDs from the server */
 	if (n <= 0 || n > exg_cpu_count())
 		n = exg_cpu_count();
+	return n;
+}
+
+int
+exactgpu_threads(void)
+{
+	return exg_workers_start(threads_configured());
+}
+
+int
+exactgpu_threads_for(uint64 work, uint64 per_thread)
+{
+	int			n = threads_configured();
+
+	if (exactgpu_worker_threads == 0 && per_thread > 0)
+		n = (int) Min((uint64) n, Max(work / per_thread, 1));
 	return exg_workers_start(n);
 }
 
@@ -123,6 +140,21 @@ exactgpu_join_options(exg_join_options *opt)
 	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
 	opt->cull = (exg_cull_stage) exactgpu_first_stage;
 	opt->worker_threads = exactgpu_threads();
+	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
+	opt->memory_limit = exactgpu_memory_budget();
+}
+
+void
+exactgpu_join_options_for(exg_join_options *opt, uint64 nprims)
+{
+	exg_join_options_default(opt);
+	opt->device = (exg_device) exactgpu_device;
+	if (opt->device == EXG_DEVICE_AUTO && nprims < (uint64) exactgpu_gpu_min_primitives)
+		opt->device = EXG_DEVICE_CPU;
+	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
+	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
+	opt->cull = (exg_cull_stage) exactgpu_first_stage;
+	opt->worker_threads = exactgpu_threads_for(nprims, PRIMS_PER_THREAD);
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
 	opt->memory_limit = exactgpu_memory_budget();
 }

@@ -83,21 +83,42 @@ typedef struct ExactgpuReadReport
 	double		parse_ms;		/* leader: rows in line parsed on the thread pool */
 	double		wait_ms;		/* leader: waiting for and flattening deferred rows */
 	double		gather_ms;		/* leader: copying flattened rows into the batch */
+	double		release_ms;		/* leader: ending the workers, freeing shared memory */
 } ExactgpuReadReport;
 
 /*
  * Flatten the rows of `nsides` inputs into their batches (initialised by
- * the caller, empty): geometries read in line are parsed on the engine's
- * thread pool; those kept as TOAST pointers are detoasted, parsed and
- * flattened by parallel worker processes (PostgreSQL's ParallelContext; the
- * leader takes part) when there is enough of them and PostgreSQL grants
- * workers, else detoasted here. Batch row i is then the row of ids[i]: rows
+ * the caller, empty). When there is enough to read and PostgreSQL grants
+ * workers, parallel worker processes (PostgreSQL's ParallelContext; the
+ * leader takes part) detoast, parse and flatten the rows kept as TOAST
+ * pointers and parse the rows read in line, in chunks; else the TOAST rows
+ * are detoasted here and every row parsed on the engine's thread pool. Batch row i is then the row of ids[i]: rows
  * kept as pointers come after the others, in query order. SRIDs are
  * checked across each side. Afterwards only ids and n are meaningful (the
  * serialized bytes may not cover the rows flattened by workers).
  */
 void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 								  ExactgpuReadReport *rep);
+
+/*
+ * The exact box of every row of `nsides` inputs (box joins): box[k] gets
+ * lo then hi (naxes doubles each) per row, has_box[k] 0 for an empty
+ * geometry (both palloc'ed). Rows kept as TOAST pointers are detoasted and
+ * boxed by parallel workers as in exactgpu_rows_flatten, else here; they
+ * come after the rows read in line, whose boxes the thread pool computes.
+ */
+void		exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box,
+								uint8 **has_box, ExactgpuReadReport *rep);
+
+/*
+ * Detoast n values kept as TOAST pointers (bytes: their detoasted size) in
+ * order, by parallel workers when it pays, else here: emit(arg, i, value)
+ * for each, in this process, the value valid for the call. Returns how many
+ * parallel workers took part.
+ */
+int			exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
+								  void (*emit) (void *arg, size_t i, const struct varlena *v),
+								  void *arg);
 
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);

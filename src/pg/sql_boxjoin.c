@@ -9,7 +9,8 @@
  *   geometry's double coordinates, not PostGIS's float box, so the answer is
  *   the exact one; empty and NULL geometries have no box and meet nothing.
  *
- * Rows are read straight from the executor into box arrays; the engine
+ * Rows are read straight from the executor (geometries stored out of line
+ * boxed by parallel workers, join_read_parallel.c) into box arrays; the engine
  * (exg_box_join) hands the pairs back chunk by chunk and they become result
  * rows while the GPU computes the next chunk. When an id occurs in several
  * rows, pairs are collected and each id pair is returned once instead.
@@ -42,21 +43,14 @@ typedef struct BoxSide
 	size_t		n;
 } BoxSide;
 
-/* Exact boxes of the rows, parsed on all cores; empty geometries dropped. */
+/* Keep the rows with a box (empty geometries meet nothing). */
 static void
-box_side_build(BoxSide *side, const char *context)
+box_side_compact(BoxSide *side, uint8 *has_box, const char *context)
 {
-	exg_row_bytes bytes = exactgpu_rows_bytes(&side->rows);
 	size_t		nrows = side->rows.n,
 				d2 = 2 * side->naxes,
 				n = 0;
-	uint8	   *has_box = palloc_extended(nrows + 1, MCXT_ALLOC_HUGE);
-	exg_error	err = {0};
 
-	side->box = palloc_extended((nrows + 1) * d2 * sizeof(double), MCXT_ALLOC_HUGE);
-	if (exg_rows_boxes(&bytes, side->naxes, exactgpu_threads(), side->box, has_box,
-					   &err) != EXG_OK)
-		exactgpu_report(&err, context);
 	side->ids = side->rows.ids;
 	for (size_t i = 0; i < nrows; i++)
 		if (has_box[i])
@@ -74,6 +68,25 @@ box_side_build(BoxSide *side, const char *context)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s: more than %u boxes in one input", context, EXG_BOX_MAX_INPUT)));
+}
+
+/*
+ * Exact boxes of both sides' rows: in line on all cores, out of line
+ * (TOAST) by parallel workers when it pays (join_read_parallel.c).
+ */
+static void
+box_sides_build(BoxSide *side, ExactgpuReadReport *rrep, const char *context)
+{
+	ExactgpuRows *rows[2] = {&side[0].rows, &side[1].rows};
+	double	   *box[2];
+	uint8	   *has_box[2];
+
+	exactgpu_rows_boxes(rows, 2, side[0].naxes, box, has_box, rrep);
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].box = box[k];
+		box_side_compact(&side[k], has_box[k], context);
+	}
 }
 
 static int
@@ -211,14 +224,19 @@ box_join_and_emit(FunctionCallInfo fcinfo, BoxSide *side, uint64 t_start, const 
 	BoxSink		bs = {0};
 	uint64		t_join;
 
+	ExactgpuReadReport rrep;
+
+	/* the rows read in line first, as before; the TOAST rows' once read */
 	exactgpu_rows_check_srids(&side[0].rows, &side[1].rows);
-	box_side_build(&side[0], context);
-	box_side_build(&side[1], context);
+	box_sides_build(side, &rrep, context);
+	exactgpu_rows_check_srids(&side[0].rows, &side[1].rows);
 	A.box = side[0].box;
 	A.n = (uint32) side[0].n;
 	B.box = side[1].box;
 	B.n = (uint32) side[1].n;
 	memset(rep, 0, sizeof(*rep));
+	rep->read_workers = rrep.workers;
+	rep->read_parallel = rrep.parallel;
 	rep->left_rows = side[0].rows.n;
 	rep->right_rows = side[1].rows.n;
 	rep->left_prims = side[0].n;
@@ -231,7 +249,10 @@ box_join_and_emit(FunctionCallInfo fcinfo, BoxSide *side, uint64 t_start, const 
 		ereport(NOTICE,
 				(errmsg("%s: read %llu x %llu rows (%zu x %zu boxes) in %.1f ms", context,
 						(unsigned long long) side[0].rows.n, (unsigned long long) side[1].rows.n,
-						side[0].n, side[1].n, rep->read_ms)));
+						side[0].n, side[1].n, rep->read_ms),
+				 errdetail("%s: detoast %.1f ms, boxes here %.1f ms, rows boxed by workers %.1f ms (%d of %d parallel workers), workers released %.1f ms",
+						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
+						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.release_ms)));
 
 	exactgpu_result_begin(fcinfo, &res);
 	bs.left = &side[0];
@@ -289,6 +310,9 @@ box_join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", context)));
+	/* big geometries stay TOAST pointers until parallel workers take them */
+	exactgpu_rows_defer_toast(&side[0].rows);
+	exactgpu_rows_defer_toast(&side[1].rows);
 	exactgpu_read_query_rows(left_sql, "left", &side[0].rows);
 	exactgpu_read_query_rows(right_sql, "right", &side[1].rows);
 	SPI_finish();

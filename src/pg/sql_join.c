@@ -178,28 +178,6 @@ rows_order(const ExactgpuRows *rows, int64 **place_ids)
 	return order;
 }
 
-/* Primitives per CPU thread below which more threads cost more than they save. */
-#define PRIMS_PER_THREAD 16384
-
-/*
- * Small joins stay small: under exactgpu.device = auto, a join of fewer
- * than exactgpu.gpu_min_primitives primitives runs on the CPU (no CUDA
- * context, no upload), and with worker_threads = 0 a join takes a thread
- * per PRIMS_PER_THREAD primitives, not every core of a busy machine.
- */
-static void
-size_join_options(exg_join_options *opt, uint64 nprims)
-{
-	if (opt->device == EXG_DEVICE_AUTO && nprims < (uint64) exactgpu_gpu_min_primitives)
-		opt->device = EXG_DEVICE_CPU;
-	if (exactgpu_worker_threads == 0)
-	{
-		uint64		want = Max(nprims / PRIMS_PER_THREAD, 1);
-
-		opt->worker_threads = (int) Min(want, (uint64) exg_max_threads());
-	}
-}
-
 /*
  * Join the two sides and fill the SRF's tuplestore with (left_id, right_id):
  * intersecting rows, or points in closed bodies.
@@ -239,13 +217,14 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
 						rep->read_ms),
-				 errdetail("query %.1f ms, then %s: detoast %.1f ms, in-line rows parsed %.1f ms, out-of-line rows %.1f ms (%d of %d parallel workers), gathered %.1f ms",
-						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms - rrep.gather_ms,
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers), gathered %.1f ms, workers and shared memory released %.1f ms",
+						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms -
+						   rrep.gather_ms - rrep.release_ms,
 						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
-						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms)));
+						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.gather_ms,
+						   rrep.release_ms)));
 
-	exactgpu_join_options(&opt);
-	size_join_options(&opt, rep->left_prims + rep->right_prims);
+	exactgpu_join_options_for(&opt, rep->left_prims + rep->right_prims);
 	for (int k = 0; k < 2; k++)
 		js->batch[k].order = rows_order(&js->rows[k], &place_ids[k]);
 	if (run_join(js, mode, &opt, &rows, &nrows, &rep->stats, &err) != EXG_OK)

@@ -921,7 +921,7 @@ static bool
 same_batch(const exg_batch *a, const exg_batch *b)
 {
 	return a->nverts == b->nverts && a->nprims == b->nprims && a->nrows == b->nrows &&
-		a->nsolid == b->nsolid &&
+		a->nsolid == b->nsolid && a->nrows_z == b->nrows_z && a->nrows_flat == b->nrows_flat &&
 		memcmp(a->xyz, b->xyz, a->nverts * 3 * sizeof(double)) == 0 &&
 		memcmp(a->tri, b->tri, a->nprims * 3 * sizeof(uint32_t)) == 0 &&
 		memcmp(a->owner, b->owner, a->nprims * sizeof(uint32_t)) == 0 &&
@@ -1680,7 +1680,8 @@ test_batch_flat(void)
 		tri = xmalloc(one.nprims * 3 * sizeof(uint32_t));
 		memcpy(xyz, one.xyz, one.nverts * 3 * sizeof(double));
 		memcpy(tri, one.tri, one.nprims * 3 * sizeof(uint32_t));
-		flat[i] = (exg_flat_row) {xyz, tri, one.nverts, one.nprims, one.solid[0]};
+		flat[i] = (exg_flat_row) {xyz, tri, one.nverts, one.nprims, one.solid[0],
+			one.nrows_z ? 3 : one.nrows_flat ? 2 : 0};
 	}
 	for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
 	{

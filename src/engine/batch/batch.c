@@ -36,6 +36,8 @@ exg_batch_reset(exg_batch *b)
 	b->nprims = 0;
 	b->nrows = 0;
 	b->nsolid = 0;
+	b->nrows_z = 0;
+	b->nrows_flat = 0;
 }
 
 /*

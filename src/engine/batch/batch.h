@@ -90,6 +90,8 @@ typedef struct exg_flat_row
 	size_t		nverts;
 	size_t		nprims;
 	uint8_t		solid;
+	uint8_t		dims;			/* 0: empty; 2 or 3: read without or with Z (the
+								 * batch's nrows_flat / nrows_z count it) */
 } exg_flat_row;
 
 /*

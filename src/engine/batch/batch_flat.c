@@ -101,7 +101,11 @@ exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int thre
 		return st;
 	}
 	for (size_t i = 0; i < n; i++)
+	{
 		b->nsolid += b->naxes == 3 && rows[i].solid;
+		b->nrows_z += rows[i].dims == 3;
+		b->nrows_flat += rows[i].dims == 2;
+	}
 	b->nverts = nv;
 	b->nprims = np;
 	b->nrows = nr;

@@ -160,4 +160,162 @@ SELECT count(*) > 0 AS pairs FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM
 SELECT read_path, read_workers FROM exactgpu_last_join_stats();
 RESET max_parallel_workers_per_gather;
 
-DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad;
+-- rows stored in line, parsed beside the TOAST rows' workers (by the
+-- leader, or by the workers in chunks): a bad one among them is reported
+-- as the serial read reports it
+-- (the first bad row in query order), and a second bad row further on,
+-- out of line, does not take its place
+SET max_parallel_workers_per_gather = 2;
+\set VERBOSITY terse
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes WHERE id <= 1000 UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry UNION ALL SELECT id, geom FROM pr_holes WHERE id > 1000 UNION ALL SELECT id + 10000, geom FROM pr_bad',
+	'SELECT id, geom FROM pr_bodies');
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes WHERE id <= 1000 UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry UNION ALL SELECT id, geom FROM pr_holes WHERE id > 1000 UNION ALL SELECT id + 10000, geom FROM pr_bad',
+	'SELECT id, geom FROM pr_bodies');
+-- rows with and without Z do not mix in a 3D join, whoever flattened them:
+-- 2D bodies stored out of line (the parallel read did not count them)
+CREATE TABLE pr_flat (id bigint, geom geometry);
+INSERT INTO pr_flat SELECT id + 1000, ST_Force2D(geom) FROM pr_bodies WHERE id < 3;
+SELECT bool_and(pg_column_size(geom) > 8000) AS flat_toasted FROM pr_flat;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies UNION ALL SELECT id, geom FROM pr_flat');
+SET max_parallel_workers_per_gather = 2;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies UNION ALL SELECT id, geom FROM pr_flat');
+-- and 2D holes read in line by the workers against 3D bodies
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, ST_Force2D(geom) FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies');
+\set VERBOSITY default
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+-- the holes in line, parsed by the leader while the workers read the
+-- bodies: the pairs of the serial read (ids spread over 4 copies)
+CREATE TEMP TABLE pr_many_serial (left_id bigint, right_id bigint);
+SET max_parallel_workers_per_gather = 0;
+INSERT INTO pr_many_serial SELECT * FROM ST_ExactIntersects3DJoin(
+	'SELECT h.id * 4 + k, ST_Translate(h.geom, k * 0.01, 0, 0) FROM pr_holes h, generate_series(0, 3) k',
+	'SELECT id, geom FROM pr_bodies');
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_many_par AS SELECT * FROM ST_ExactIntersects3DJoin(
+	'SELECT h.id * 4 + k, ST_Translate(h.geom, k * 0.01, 0, 0) FROM pr_holes h, generate_series(0, 3) k',
+	'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part, left_rows FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SELECT (SELECT count(*) FROM pr_many_serial) > 400 AS pairs,
+	(SELECT count(*) FROM (SELECT * FROM pr_many_serial EXCEPT ALL SELECT * FROM pr_many_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_many_par EXCEPT ALL SELECT * FROM pr_many_serial) b) AS differences;
+-- more in line than the leader's share of the work (half the bodies
+-- computed, so in line): those go to the workers in chunks, several bodies
+-- a chunk; the pairs are the serial read's
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_chunks_par AS SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, geom FROM pr_bodies WHERE id < 120 UNION ALL SELECT id, ST_Translate(geom, 0, 0, 0) FROM pr_bodies WHERE id >= 120');
+SELECT read_path, read_workers > 0 AS workers_took_part, right_rows FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+CREATE TEMP TABLE pr_chunks_lead AS SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes',
+	'SELECT id, ST_Translate(geom, 0, 0, 0) FROM pr_bodies WHERE id < 120 UNION ALL SELECT id, geom FROM pr_bodies WHERE id >= 120');
+SELECT (SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_chunks_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_chunks_par EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) +
+	(SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_chunks_lead) c) +
+	(SELECT count(*) FROM (SELECT * FROM pr_chunks_lead EXCEPT ALL SELECT left_id, right_id FROM pr_serial) d) AS chunk_differences;
+
+-- the box joins read their TOAST rows' boxes in parallel too
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_box_serial AS
+	SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_box2d_serial AS
+	SELECT * FROM ST_BoxJoin('SELECT id, geom FROM pr_bodies', 'SELECT id, geom FROM pr_bodies');
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TEMP TABLE pr_box_par AS
+	SELECT * FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part, left_rows, right_rows FROM exactgpu_last_join_stats();
+CREATE TEMP TABLE pr_box2d_par AS
+	SELECT * FROM ST_BoxJoin('SELECT id, geom FROM pr_bodies', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers > 0 AS workers_took_part FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SELECT (SELECT count(*) FROM pr_box_serial) > 1000 AS pairs_3d,
+	(SELECT count(*) FROM (SELECT * FROM pr_box_serial EXCEPT ALL SELECT * FROM pr_box_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_box_par EXCEPT ALL SELECT * FROM pr_box_serial) b) AS differences_3d,
+	(SELECT count(*) FROM pr_box2d_serial) >= 240 AS pairs_2d,
+	(SELECT count(*) FROM (SELECT * FROM pr_box2d_serial EXCEPT ALL SELECT * FROM pr_box2d_par) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_box2d_par EXCEPT ALL SELECT * FROM pr_box2d_serial) b) AS differences_2d;
+-- the boxes are the exact extents of the bodies' doubles
+SELECT count(*) AS box_disagreements FROM pr_box2d_par p
+	JOIN pr_bodies a ON a.id = p.left_id JOIN pr_bodies b ON b.id = p.right_id
+WHERE NOT (ST_XMin(a.geom) <= ST_XMax(b.geom) AND ST_XMin(b.geom) <= ST_XMax(a.geom) AND
+	ST_YMin(a.geom) <= ST_YMax(b.geom) AND ST_YMin(b.geom) <= ST_YMax(a.geom));
+-- a cancel while the workers box the rows, and nothing left behind
+CREATE FUNCTION pg_temp.pr_box_cancel() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM ST_3DBoxJoin('SELECT id, geom FROM pr_holes', 'SELECT b.id, b.geom FROM pr_bodies b, generate_series(1, 40)');
+	RETURN 'not canceled';
+EXCEPTION WHEN query_canceled THEN
+	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
+		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET parallel_leader_participation = off;
+SET statement_timeout = '50ms';
+SELECT pg_temp.pr_box_cancel();
+RESET statement_timeout;
+RESET parallel_leader_participation;
+SELECT pg_sleep(0.2);
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+
+-- ST_ExactBatch keeps the bodies' TOAST pointers and its final function
+-- detoasts them with parallel workers: the same batch, byte for byte, as
+-- with none, and the pairs of the text form. (Workers from 3 on, or under
+-- force_parallel_mode; a parallel-unsafe filter keeps the aggregate in
+-- this backend, not in the worker force_parallel_mode would plan.)
+CREATE FUNCTION pg_temp.pr_here() RETURNS bool LANGUAGE plpgsql PARALLEL UNSAFE AS $$ BEGIN RETURN true; END $$;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_batch_serial AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+SET force_parallel_mode = on;
+CREATE TEMP TABLE pr_batch_par AS SELECT ST_ExactBatch(id, geom) AS b FROM pr_bodies WHERE pg_temp.pr_here();
+RESET force_parallel_mode;
+RESET parallel_leader_participation;
+SELECT md5(s.b::text) = md5(p.b::text) AS same_batch, length(p.b::text) > 9000000 AS holds_the_bodies
+FROM pr_batch_serial s, pr_batch_par p;
+CREATE TEMP TABLE pr_batch_pairs AS SELECT * FROM ST_ExactIntersects3DJoin(
+	(SELECT ST_ExactBatch(id, geom) FROM pr_holes), (SELECT b FROM pr_batch_par));
+SELECT (SELECT count(*) FROM (SELECT left_id, right_id FROM pr_serial EXCEPT ALL SELECT * FROM pr_batch_pairs) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_batch_pairs EXCEPT ALL SELECT left_id, right_id FROM pr_serial) b) AS batch_form_differences;
+-- in line and out of line rows mixed, ids out of order, a temporary
+-- table's rows (detoasted as they come): the rows of the batch are those given
+SELECT count(*) AS rows_in_batch, count(DISTINCT id) AS ids FROM (
+	SELECT (regexp_matches(b::text, '(-?[0-9]+):', 'g'))[1]::bigint AS id FROM (
+		SELECT ST_ExactBatch(id, geom) AS b FROM (
+			SELECT id, geom FROM pr_bodies UNION ALL SELECT -id, geom FROM pr_holes WHERE id < 50
+			UNION ALL SELECT id + 5000, geom FROM pr_temp_bodies) u) x) y;
+-- a cancel while the workers detoast for the final function
+CREATE FUNCTION pg_temp.pr_batch_cancel() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+	n int;
+BEGIN
+	SELECT length(ST_ExactBatch(b.id * 100 + g, b.geom)::text) INTO n FROM pr_bodies b, generate_series(1, 40) g
+	WHERE pg_temp.pr_here();
+	RETURN 'not canceled';
+EXCEPTION WHEN query_canceled THEN
+	RETURN CASE WHEN clock_timestamp() - t0 < interval '1.5 s' THEN 'canceled within 1 s of the timeout'
+		ELSE 'canceled late: ' || (clock_timestamp() - t0)::text END;
+END $$;
+SET force_parallel_mode = on;
+SET statement_timeout = '100ms';
+SELECT pg_temp.pr_batch_cancel();
+RESET statement_timeout;
+RESET force_parallel_mode;
+SELECT pg_sleep(0.2);
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad, pr_flat;
