@@ -578,6 +578,25 @@ flatten_serial(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadR
 }
 
 /*
+ * The state the leader shares with its readers, in the parallel context's
+ * segment (one layout for the flatten, box and detoast readers).
+ */
+static ReadShared *
+shared_create(ParallelContext *pcxt, int naxes, int policy, uint32 ntasks)
+{
+	ReadShared *sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
+
+	sh->naxes = naxes;
+	sh->policy = policy;
+	sh->ntasks = ntasks;
+	pg_atomic_init_u32(&sh->next, 0);
+	ConditionVariableInit(&sh->done_cv);
+	SpinLockInit(&sh->mutex);
+	sh->fail_task = PG_UINT32_MAX;
+	return sh;
+}
+
+/*
  * Wait for task i. The leader flattens unclaimed rows itself meanwhile;
  * sleeps are short so that a worker that stopped without a word (it could
  * not start, or died) is noticed: its error, if it sent one, is raised by
@@ -627,6 +646,35 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 	}
 	ConditionVariableCancelSleep();
 	pg_read_barrier();
+}
+
+/*
+ * Wait for task i (wait_task) and raise the error of a task that failed.
+ * Returns true when i is the first task seen done by its worker: the
+ * callers count the workers that took part.
+ */
+static bool
+await_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area,
+		   InlineRows **inl, RowScratch *s, const char *context, bool *seen, int nworkers)
+{
+	ReadTask   *t = &tasks[i];
+
+	wait_task(pcxt, sh, tasks, i, area, inl, s);
+	if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
+	{
+		exg_error	err;
+
+		SpinLockAcquire(&sh->mutex);
+		err = sh->fail;
+		SpinLockRelease(&sh->mutex);
+		exactgpu_report(&err, context);
+	}
+	if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
+	{
+		seen[t->worker] = true;
+		return true;
+	}
+	return false;
 }
 
 /* Task t's rows as flattened rows (pointers into the DSA area). */
@@ -722,14 +770,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 			shm_toc_estimate_chunk(&pcxt->estimator, INLINE_SIZE(rows[k]->n, rows[k]->len));
 	InitializeParallelDSM(pcxt);
 
-	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
-	sh->naxes = batch[0]->naxes;
-	sh->policy = (int) batch[0]->policy;
-	sh->ntasks = ntasks;
-	pg_atomic_init_u32(&sh->next, 0);
-	ConditionVariableInit(&sh->done_cv);
-	SpinLockInit(&sh->mutex);
-	sh->fail_task = PG_UINT32_MAX;
+	sh = shared_create(pcxt, batch[0]->naxes, (int) batch[0]->policy, ntasks);
 	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
 	memset(tasks, 0, tasks_size);
 	for (int k = 0; k < nsides; k++)
@@ -800,21 +841,10 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		{
 			ReadTask   *t = &tasks[i];
 
-			wait_task(pcxt, sh, tasks, i, area, inl, &s);
-			if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
-			{
-				SpinLockAcquire(&sh->mutex);
-				err = sh->fail;
-				SpinLockRelease(&sh->mutex);
-				exactgpu_report(&err, rows[k]->context);
-			}
+			if (await_task(pcxt, sh, tasks, i, area, inl, &s, rows[k]->context, seen, nworkers))
+				rep->workers++;
 			if (t->kind == TASK_TOAST)
 				check_srid(rows[k], t->srid);
-			if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
-			{
-				seen[t->worker] = true;
-				rep->workers++;
-			}
 			nrows += task_rows(t, area, &flat[nrows]);
 			nbytes += t->nverts * 24 + t->nprims * 16;
 		}
@@ -920,14 +950,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 	shm_toc_estimate_chunk(&pcxt->estimator, tasks_size);
 	shm_toc_estimate_keys(&pcxt->estimator, 2);
 	InitializeParallelDSM(pcxt);
-	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
-	sh->naxes = naxes;
-	sh->policy = (int) EXG_NONPLANAR_ERROR;
-	sh->ntasks = ntasks;
-	pg_atomic_init_u32(&sh->next, 0);
-	ConditionVariableInit(&sh->done_cv);
-	SpinLockInit(&sh->mutex);
-	sh->fail_task = PG_UINT32_MAX;
+	sh = shared_create(pcxt, naxes, (int) EXG_NONPLANAR_ERROR, ntasks);
 	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
 	memset(tasks, 0, tasks_size);
 	for (int k = 0; k < nsides; k++)
@@ -955,22 +978,9 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 		{
 			ReadTask   *t = &tasks[i];
 
-			wait_task(pcxt, sh, tasks, i, NULL, inl, &s);
-			if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
-			{
-				exg_error	err;
-
-				SpinLockAcquire(&sh->mutex);
-				err = sh->fail;
-				SpinLockRelease(&sh->mutex);
-				exactgpu_report(&err, rows[k]->context);
-			}
-			check_srid(rows[k], t->srid);
-			if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
-			{
-				seen[t->worker] = true;
+			if (await_task(pcxt, sh, tasks, i, NULL, inl, &s, rows[k]->context, seen, nworkers))
 				rep->workers++;
-			}
+			check_srid(rows[k], t->srid);
 			has_box[k][base + i - first[k]] = t->solid;
 			memcpy(&box[k][2 * naxes * (base + i - first[k])], t->box, 2 * naxes * sizeof(double));
 		}
@@ -1093,14 +1103,7 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	shm_toc_estimate_chunk(&pcxt->estimator, dsa_minimum_size());
 	shm_toc_estimate_keys(&pcxt->estimator, 3);
 	InitializeParallelDSM(pcxt);
-	sh = shm_toc_allocate(pcxt->toc, sizeof(ReadShared));
-	sh->naxes = 3;
-	sh->policy = (int) EXG_NONPLANAR_ERROR;
-	sh->ntasks = (uint32) n;
-	pg_atomic_init_u32(&sh->next, 0);
-	ConditionVariableInit(&sh->done_cv);
-	SpinLockInit(&sh->mutex);
-	sh->fail_task = PG_UINT32_MAX;
+	sh = shared_create(pcxt, 3, (int) EXG_NONPLANAR_ERROR, (uint32) n);
 	tasks = shm_toc_allocate(pcxt->toc, tasks_size);
 	memset(tasks, 0, tasks_size);
 	for (size_t i = 0; i < n; i++)
@@ -1124,21 +1127,8 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	{
 		ReadTask   *t = &tasks[i];
 
-		wait_task(pcxt, sh, tasks, i, area, inl, &s);
-		if (pg_atomic_read_u32(&t->state) == TASK_FAILED)
-		{
-			exg_error	err;
-
-			SpinLockAcquire(&sh->mutex);
-			err = sh->fail;
-			SpinLockRelease(&sh->mutex);
-			exactgpu_report(&err, "ST_ExactBatch");
-		}
-		if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
-		{
-			seen[t->worker] = true;
+		if (await_task(pcxt, sh, tasks, i, area, inl, &s, "ST_ExactBatch", seen, nworkers))
 			took_part++;
-		}
 		emit(arg, i, (const struct varlena *) dsa_get_address(area, t->flat));
 		/* the value is copied: its shared memory can go back now */
 		dsa_free(area, t->flat);
