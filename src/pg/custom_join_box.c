@@ -31,6 +31,7 @@
 
 #include "custom_join.h"
 #include "custom_join_box.h"
+#include "custom_join_common.h"
 #include "gpu.h"
 #include "join_options.h"
 
@@ -153,20 +154,6 @@ match_box_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, bo
 	return kind;
 }
 
-/*
- * Only in queries that lock and change no rows but by INSERT (as ExactJoin:
- * an EvalPlanQual recheck would need the join redone for one row).
- */
-static bool
-plain_select(PlannerInfo *root)
-{
-	for (PlannerInfo *r = root; r != NULL; r = r->parent_root)
-		if ((r->parse->commandType != CMD_SELECT && r->parse->commandType != CMD_INSERT) ||
-			r->parse->rowMarks != NIL || r->parse->hasModifyingCTE)
-			return false;
-	return true;
-}
-
 void
 exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 						   RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
@@ -184,18 +171,8 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 				work,
 				startup;
 	int			device;
-	QualCost	qcost;
 
-	if (!exactgpu_enable_batch_join)
-		return;
-	if (jointype != JOIN_INNER && jointype != JOIN_SEMI && jointype != JOIN_ANTI)
-		return;
-	if (!plain_select(root))
-		return;
-	/* the node takes no parameters: it reads both sides whole */
-	if (outer_path == NULL || inner_path == NULL ||
-		PATH_REQ_OUTER(outer_path) != NULL || PATH_REQ_OUTER(inner_path) != NULL ||
-		!bms_is_empty(joinrel->lateral_relids))
+	if (!exactgpu_join_may_batch(root, joinrel, jointype, outer_path, inner_path))
 		return;
 
 	foreach(lc, extra->restrictlist)
@@ -234,74 +211,20 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 	}
 	startup = outer_path->total_cost + inner_path->total_cost + work +
 		(device == EXG_DEVICE_GPU ? BOX_JOIN_GPU_STARTUP : BOX_JOIN_CPU_STARTUP);
-	cost_qual_eval(&qcost, others, root);
-
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = joinrel;
-	cpath->path.pathtarget = joinrel->reltarget;
-	cpath->path.param_info = NULL;
-	/* run once, in the leader, as ExactJoin (custom_join.c says why) */
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = joinrel->rows;
-	cpath->path.startup_cost = startup + qcost.startup;
-	cpath->path.total_cost = cpath->path.startup_cost +
-		(jointype == JOIN_INNER ? pairs * qcost.per_tuple : 0) +
-		joinrel->rows * cpu_tuple_cost;
-	cpath->path.pathkeys = NIL;
-	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
-	cpath->custom_paths = list_make2(outer_path, inner_path);
+	cpath = exactgpu_join_path(root, joinrel, jointype, outer_path, inner_path, others,
+							   startup, pairs);
 	cpath->custom_private = list_make3(clause, others,
 									   list_make5_int(kind, swapped, device, jointype, (int) addbbox));
 	cpath->methods = &box_join_path_methods;
 	add_path(joinrel, &cpath->path);
 }
 
-/* The scan tuple: every column of the outer child, then of the inner child. */
-static List *
-scan_tlist_of(List *outer_tlist, List *inner_tlist)
-{
-	List	   *tlist = NIL;
-	AttrNumber	resno = 1;
-	ListCell   *lc;
-
-	foreach(lc, list_concat_copy(outer_tlist, inner_tlist))
-	{
-		TargetEntry *tle = lfirst_node(TargetEntry, lc);
-
-		tlist = lappend(tlist, makeTargetEntry(copyObject(tle->expr), resno++, NULL, false));
-	}
-	return tlist;
-}
-
 static Plan *
 box_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
 			  List *clauses, List *custom_plans)
 {
-	CustomScan *cscan = makeNode(CustomScan);
-	Plan	   *outer = linitial(custom_plans);
-	Plan	   *inner = lsecond(custom_plans);
-	Expr	   *clause = linitial(best_path->custom_private);
-	List	   *others = lsecond(best_path->custom_private);
-	List	   *ints = lthird(best_path->custom_private);
-	List	   *priv = NIL;
-	ListCell   *lc;
-
-	Assert(clauses == NIL);
-	foreach(lc, ints)
-		priv = lappend(priv, makeInteger(lfirst_int(lc)));
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = others;
-	cscan->scan.scanrelid = 0;
-	cscan->flags = best_path->flags;
-	cscan->custom_plans = custom_plans;
-	cscan->custom_exprs = list_make1(copyObject(clause));
-	cscan->custom_private = priv;
-	cscan->custom_scan_tlist = scan_tlist_of(outer->targetlist, inner->targetlist);
-	cscan->methods = &exactgpu_box_join_scan_methods;
-	return &cscan->scan.plan;
+	return exactgpu_join_plan_node(best_path, tlist, clauses, custom_plans,
+								   &exactgpu_box_join_scan_methods);
 }
 
 void
