@@ -34,6 +34,7 @@
 
 #include "box_join.h"
 #include "custom_join_box.h"
+#include "custom_join_common.h"
 #include "join_options.h"
 #include "postgis_box.h"
 #include "stats.h"
@@ -44,11 +45,7 @@
 /* The rows of one child. */
 typedef struct BoxJoinSide
 {
-	PlanState  *ps;
-	int			first;			/* its first column in the scan tuple */
-	int			natts;
-	TupleTableSlot *slot;		/* to deform a stored row */
-	ExprState  *geom;			/* the clause's argument read from this side */
+	ExactJoinChild child;		/* its plan, columns, and the clause's argument */
 	AttrNumber	geom_attno;		/* > 0: the argument is this column of the child */
 	bool		keep_all;		/* count rows without a box (outer of semi/anti) */
 	bool		keep_tuples;	/* the plan reads this side's columns */
@@ -119,25 +116,10 @@ static const CustomExecMethods box_join_exec_methods = {
 	.ExplainCustomScan = box_join_explain,
 };
 
-static bool
-exec_params_walker(Node *node, Bitmapset **ids)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
-		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
-	return expression_tree_walker(node, exec_params_walker, ids);
-}
-
 static Node *
 box_join_create_state(CustomScan *cscan)
 {
-	BoxJoinState *bjs = palloc0(sizeof(BoxJoinState));
-
-	NodeSetTag(bjs, T_CustomScanState);
-	bjs->css.flags = cscan->flags;
-	bjs->css.methods = &box_join_exec_methods;
-	return (Node *) bjs;
+	return exactgpu_join_create_state(cscan, sizeof(BoxJoinState), &box_join_exec_methods);
 }
 
 static void
@@ -184,33 +166,26 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 	bjs->jointype = (JoinType) intVal(list_nth(priv, EBP_JOINTYPE));
 	bjs->context = bjs->nd ? "ExactBoxJoin (&&&)" : "ExactBoxJoin (&&)";
 	fmgr_info((Oid) intVal(list_nth(priv, EBP_ADDBBOX)), &bjs->addbbox);
-	exec_params_walker((Node *) bjs->clause->args, &bjs->clause_params);
+	bjs->clause_params = exactgpu_join_exec_params((Node *) bjs->clause->args);
 	/* the scan tuple's columns the target list and the qual read */
 	pull_varattnos((Node *) cscan->scan.plan.targetlist, INDEX_VAR, &used);
 	pull_varattnos((Node *) cscan->scan.plan.qual, INDEX_VAR, &used);
 	for (int c = 0; c < 2; c++)
 	{
 		BoxJoinSide *s = &bjs->side[c];
-		TupleDesc	desc;
+		ExactJoinChild *ch = &s->child;
 
-		s->ps = ExecInitNode(list_nth(cscan->custom_plans, c), estate, eflags);
-		node->custom_ps = lappend(node->custom_ps, s->ps);
-		desc = ExecGetResultType(s->ps);
-		s->first = first;
-		s->natts = desc->natts;
-		first += desc->natts;
-		s->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsMinimalTuple);
 		arg = list_nth(bjs->clause->args, swapped ? 1 - c : c);
-		s->geom = ExecInitExpr(arg, &node->ss.ps);
+		exactgpu_join_init_child(node, ch, c, arg, estate, eflags, &first);
 		/* a plain column (the usual case) is read from the child's row itself */
 		if (IsA(arg, Var) && ((Var *) arg)->varno == INDEX_VAR &&
-			((Var *) arg)->varattno > s->first && ((Var *) arg)->varattno <= s->first + s->natts)
-			s->geom_attno = ((Var *) arg)->varattno - s->first;
+			((Var *) arg)->varattno > ch->first && ((Var *) arg)->varattno <= ch->first + ch->natts)
+			s->geom_attno = ((Var *) arg)->varattno - ch->first;
 		s->keep_all = c == 0 && bjs->jointype != JOIN_INNER;
 		/* a whole-row reference (attno 0) reads every column */
 		s->keep_tuples = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used);
-		for (int a = 1; a <= s->natts && !s->keep_tuples; a++)
-			s->keep_tuples = bms_is_member(s->first + a - FirstLowInvalidHeapAttributeNumber, used);
+		for (int a = 1; a <= ch->natts && !s->keep_tuples; a++)
+			s->keep_tuples = bms_is_member(ch->first + a - FirstLowInvalidHeapAttributeNumber, used);
 	}
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
 }
@@ -219,18 +194,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 static void
 show_row(BoxJoinState *bjs, int c, MinimalTuple tup)
 {
-	BoxJoinSide *s = &bjs->side[c];
-	TupleTableSlot *scan = bjs->css.ss.ss_ScanTupleSlot;
-
-	if (tup == NULL)
-	{
-		memset(scan->tts_isnull + s->first, true, s->natts * sizeof(bool));
-		return;
-	}
-	ExecStoreMinimalTuple(tup, s->slot, false);
-	slot_getallattrs(s->slot);
-	memcpy(scan->tts_values + s->first, s->slot->tts_values, s->natts * sizeof(Datum));
-	memcpy(scan->tts_isnull + s->first, s->slot->tts_isnull, s->natts * sizeof(bool));
+	exactgpu_join_show_row(&bjs->css, &bjs->side[c].child, tup);
 }
 
 static void *
@@ -298,7 +262,7 @@ read_side(BoxJoinState *bjs, int c)
 	show_row(bjs, 1 - c, NULL);
 	for (;;)
 	{
-		TupleTableSlot *slot = ExecProcNode(s->ps);
+		TupleTableSlot *slot = ExecProcNode(s->child.ps);
 		Datum		g;
 		bool		gnull;
 		PostgisBox	pb;
@@ -311,17 +275,8 @@ read_side(BoxJoinState *bjs, int c)
 		ResetExprContext(econtext);
 		if (s->geom_attno > 0)
 			g = slot_getattr(slot, s->geom_attno, &gnull);
-		else
-		{
-			/* the argument sees this side's columns, the other side's are NULL */
-			ExecClearTuple(scan);
-			slot_getallattrs(slot);
-			memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
-			memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
-			ExecStoreVirtualTuple(scan);
-			econtext->ecxt_scantuple = scan;
-			g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
-		}
+		else					/* the other side's columns are NULL */
+			g = exactgpu_join_eval_arg(&bjs->css, &s->child, slot, &gnull);
 		pb.ndims = 0;
 		if (gnull)
 			s->nulls++;			/* the operator is strict: meets nothing */
@@ -664,17 +619,10 @@ next_row(ScanState *ss)
 	}
 }
 
-/* No row locks are taken through this node (the planner refuses those queries). */
-static bool
-recheck_row(ScanState *ss, TupleTableSlot *slot)
-{
-	return true;
-}
-
 static TupleTableSlot *
 box_join_exec(CustomScanState *node)
 {
-	return ExecScan(&node->ss, next_row, recheck_row);
+	return exactgpu_join_scan(node, next_row);
 }
 
 static void
@@ -683,58 +631,39 @@ box_join_end(CustomScanState *node)
 	BoxJoinState *bjs = (BoxJoinState *) node;
 
 	run_reset(bjs);
-	ExecEndNode(bjs->side[0].ps);
-	ExecEndNode(bjs->side[1].ps);
+	exactgpu_join_end_children(node);
 }
 
 /*
- * As a hash join keeps its table: when no parameter of a child or of the
- * clause's arguments changed, the joined rows are handed out again;
- * otherwise both children are read anew.
+ * The joined rows again, as a hash join keeps its table, unless a
+ * parameter they read changed (exactgpu_join_rescan_keeps).
  */
 static void
 box_join_rescan(CustomScanState *node)
 {
 	BoxJoinState *bjs = (BoxJoinState *) node;
-	bool		changed = bms_overlap(node->ss.ps.chgParam, bjs->clause_params);
 
-	for (int c = 0; c < 2; c++)
-	{
-		if (node->ss.ps.chgParam != NULL)
-			UpdateChangedParamSet(bjs->side[c].ps, node->ss.ps.chgParam);
-		changed |= bjs->side[c].ps->chgParam != NULL;
-	}
-	if (bjs->joined && !changed)
+	if (exactgpu_join_rescan_keeps(node, bjs->clause_params, bjs->joined))
 	{
 		bjs->next = 0;
 		return;
 	}
 	run_reset(bjs);
-	for (int c = 0; c < 2; c++)
-		if (bjs->side[c].ps->chgParam == NULL)
-			ExecReScan(bjs->side[c].ps);
+	exactgpu_join_rescan_children(node);
 }
 
 static void
 box_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BoxJoinState *bjs = (BoxJoinState *) node;
-	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
-	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 	const exg_join_stats *s = &bjs->stats;
 
-	ExplainPropertyText("Box Operator",
-						deparse_expression((Node *) bjs->clause, dpctx, useprefix, false), es);
+	exactgpu_join_explain_clause(node, ancestors, es, "Box Operator", (Node *) bjs->clause);
 	ExplainPropertyText("Boxes", bjs->nd ? "PostGIS GIDX (float, rounded outward)"
 						: "PostGIS BOX2DF (float, rounded outward)", es);
-	if (bjs->jointype != JOIN_INNER)
-		ExplainPropertyText("Join Type", bjs->jointype == JOIN_SEMI ? "Semi" : "Anti", es);
-	ExplainPropertyText("Device", bjs->device == EXG_DEVICE_GPU ? "GPU" : "CPU", es);
-	if (!es->analyze || bjs->runs == 0)
+	exactgpu_join_explain_kind(bjs->jointype, bjs->device, es);
+	if (!exactgpu_join_explain_runs(bjs->runs, bjs->device_used, es))
 		return;
-	ExplainPropertyText("Device Used", bjs->device_used, es);
-	if (bjs->runs > 1)
-		ExplainPropertyInteger("Batch Joins", NULL, bjs->runs, es);
 	ExplainPropertyInteger("Engine Calls", NULL, bjs->calls, es);
 	ExplainPropertyInteger("Outer Rows Read", NULL, bjs->side[0].read, es);
 	ExplainPropertyInteger("Inner Rows Read", NULL, bjs->side[1].read, es);
@@ -747,11 +676,7 @@ box_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Splits", NULL, s->splits, es);
 	if (es->timing)
 	{
-		ExplainPropertyFloat("Read Time", "ms", bjs->read_ms, 3, es);
-		ExplainPropertyFloat("Join Time", "ms", bjs->join_ms, 3, es);
-		ExplainPropertyFloat("Upload Time", "ms", s->phase_ns[EXG_PHASE_UPLOAD] / 1e6, 3, es);
-		ExplainPropertyFloat("Prepare Time", "ms",
-							 (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6, 3, es);
+		exactgpu_join_explain_times(bjs->read_ms, bjs->join_ms, s, es);
 		ExplainPropertyFloat("Test Time", "ms",
 							 (s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST]) / 1e6, 3, es);
 		ExplainPropertyFloat("Output Time", "ms",

@@ -34,6 +34,7 @@
 
 #include "batch.h"
 #include "custom_join.h"
+#include "custom_join_common.h"
 #include "join_options.h"
 #include "join_rows.h"
 #include "parallel.h"
@@ -44,11 +45,7 @@
 /* One input of the engine join: the rows of one child. */
 typedef struct ExactJoinSide
 {
-	PlanState  *ps;
-	int			first;			/* its first column in the scan tuple */
-	int			natts;
-	TupleTableSlot *slot;		/* to deform a stored row */
-	ExprState  *geom;			/* the clause's argument read from this side */
+	ExactJoinChild child;		/* its plan, columns, and the clause's argument */
 	bool		keep_nulls;		/* keep rows without geometry (outer of semi/anti) */
 	MinimalTuple *tuples;		/* the rows read */
 	size_t		ntuples;
@@ -112,26 +109,10 @@ static const CustomExecMethods exact_join_exec_methods = {
 	.ExplainCustomScan = exact_join_explain,
 };
 
-/* Collect the PARAM_EXEC ids of an expression. */
-static bool
-exec_params_walker(Node *node, Bitmapset **ids)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
-		*ids = bms_add_member(*ids, ((Param *) node)->paramid);
-	return expression_tree_walker(node, exec_params_walker, ids);
-}
-
 static Node *
 exact_join_create_state(CustomScan *cscan)
 {
-	ExactJoinState *ejs = palloc0(sizeof(ExactJoinState));
-
-	NodeSetTag(ejs, T_CustomScanState);
-	ejs->css.flags = cscan->flags;
-	ejs->css.methods = &exact_join_exec_methods;
-	return (Node *) ejs;
+	return exactgpu_join_create_state(cscan, sizeof(ExactJoinState), &exact_join_exec_methods);
 }
 
 /* The engine's memory (malloc) goes with the run's context, on errors too. */
@@ -183,22 +164,15 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 	ejs->context = ejs->pred == EXACT_PRED_2D ? "ST_ExactIntersects" :
 		ejs->pred == EXACT_PRED_SOLID3D ? "ST_ExactIntersectsSolid3D" : "ST_ExactIntersects3D";
 	ejs->outer = swapped ? 1 : 0;
-	exec_params_walker((Node *) ejs->clause->args, &ejs->clause_params);
+	ejs->clause_params = exactgpu_join_exec_params((Node *) ejs->clause->args);
 	for (int c = 0; c < 2; c++)
 	{
 		/* child c (0 outer, 1 inner) feeds side k */
 		int			k = c == 0 ? ejs->outer : 1 - ejs->outer;
 		ExactJoinSide *s = &ejs->side[k];
-		TupleDesc	desc;
 
-		s->ps = ExecInitNode(list_nth(cscan->custom_plans, c), estate, eflags);
-		node->custom_ps = lappend(node->custom_ps, s->ps);
-		desc = ExecGetResultType(s->ps);
-		s->first = first;
-		s->natts = desc->natts;
-		first += desc->natts;
-		s->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsMinimalTuple);
-		s->geom = ExecInitExpr(list_nth(ejs->clause->args, k), &node->ss.ps);
+		exactgpu_join_init_child(node, &s->child, c, list_nth(ejs->clause->args, k),
+								 estate, eflags, &first);
 		s->keep_nulls = c == 0 && ejs->jointype != JOIN_INNER;
 	}
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
@@ -209,18 +183,7 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 static void
 show_row(ExactJoinState *ejs, int k, MinimalTuple tup)
 {
-	ExactJoinSide *s = &ejs->side[k];
-	TupleTableSlot *scan = ejs->css.ss.ss_ScanTupleSlot;
-
-	if (tup == NULL)
-	{
-		memset(scan->tts_isnull + s->first, true, s->natts * sizeof(bool));
-		return;
-	}
-	ExecStoreMinimalTuple(tup, s->slot, false);
-	slot_getallattrs(s->slot);
-	memcpy(scan->tts_values + s->first, s->slot->tts_values, s->natts * sizeof(Datum));
-	memcpy(scan->tts_isnull + s->first, s->slot->tts_isnull, s->natts * sizeof(bool));
+	exactgpu_join_show_row(&ejs->css, &ejs->side[k].child, tup);
 }
 
 /*
@@ -259,7 +222,7 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 	show_row(ejs, 1 - k, NULL);
 	for (;;)
 	{
-		TupleTableSlot *slot = ExecProcNode(s->ps);
+		TupleTableSlot *slot = ExecProcNode(s->child.ps);
 		Datum		g;
 		bool		gnull;
 		MemoryContext old;
@@ -269,13 +232,7 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 		if ((++n & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		ResetExprContext(econtext);
-		ExecClearTuple(scan);
-		slot_getallattrs(slot);
-		memcpy(scan->tts_values + s->first, slot->tts_values, s->natts * sizeof(Datum));
-		memcpy(scan->tts_isnull + s->first, slot->tts_isnull, s->natts * sizeof(bool));
-		ExecStoreVirtualTuple(scan);
-		econtext->ecxt_scantuple = scan;
-		g = ExecEvalExprSwitchContext(s->geom, econtext, &gnull);
+		g = exactgpu_join_eval_arg(&ejs->css, &s->child, slot, &gnull);
 		if (gnull)
 		{
 			s->nulls++;
@@ -498,17 +455,10 @@ next_row(ScanState *ss)
 	}
 }
 
-/* No row locks are taken through this node (the planner refuses those queries). */
-static bool
-recheck_row(ScanState *ss, TupleTableSlot *slot)
-{
-	return true;
-}
-
 static TupleTableSlot *
 exact_join_exec(CustomScanState *node)
 {
-	return ExecScan(&node->ss, next_row, recheck_row);
+	return exactgpu_join_scan(node, next_row);
 }
 
 static void
@@ -517,58 +467,37 @@ exact_join_end(CustomScanState *node)
 	ExactJoinState *ejs = (ExactJoinState *) node;
 
 	run_reset(ejs);
-	ExecEndNode(ejs->side[0].ps);
-	ExecEndNode(ejs->side[1].ps);
+	exactgpu_join_end_children(node);
 }
 
 /*
- * As a hash join keeps its table: when no parameter of a child or of the
- * clause's arguments changed, the joined rows are handed out again;
- * otherwise both children are read anew (the one whose parameters changed
- * rescans itself on its next call). Parameters of the plan's qual and
- * target list alone leave the pairs as they are.
+ * The joined rows again, as a hash join keeps its table, unless a
+ * parameter they read changed (exactgpu_join_rescan_keeps).
  */
 static void
 exact_join_rescan(CustomScanState *node)
 {
 	ExactJoinState *ejs = (ExactJoinState *) node;
-	bool		changed = bms_overlap(node->ss.ps.chgParam, ejs->clause_params);
 
-	for (int k = 0; k < 2; k++)
-	{
-		if (node->ss.ps.chgParam != NULL)
-			UpdateChangedParamSet(ejs->side[k].ps, node->ss.ps.chgParam);
-		changed |= ejs->side[k].ps->chgParam != NULL;
-	}
-	if (ejs->joined && !changed)
+	if (exactgpu_join_rescan_keeps(node, ejs->clause_params, ejs->joined))
 	{
 		ejs->next = 0;
 		ejs->shown_left = -1;
 		return;
 	}
 	run_reset(ejs);
-	for (int k = 0; k < 2; k++)
-		if (ejs->side[k].ps->chgParam == NULL)
-			ExecReScan(ejs->side[k].ps);
+	exactgpu_join_rescan_children(node);
 }
 
 static void
 exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	ExactJoinState *ejs = (ExactJoinState *) node;
-	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
-	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
-	ExplainPropertyText("Exact Predicate",
-						deparse_expression((Node *) ejs->clause, dpctx, useprefix, false), es);
-	if (ejs->jointype != JOIN_INNER)
-		ExplainPropertyText("Join Type", ejs->jointype == JOIN_SEMI ? "Semi" : "Anti", es);
-	ExplainPropertyText("Device", ejs->device == EXG_DEVICE_GPU ? "GPU" : "CPU", es);
-	if (!es->analyze || ejs->runs == 0)
+	exactgpu_join_explain_clause(node, ancestors, es, "Exact Predicate", (Node *) ejs->clause);
+	exactgpu_join_explain_kind(ejs->jointype, ejs->device, es);
+	if (!exactgpu_join_explain_runs(ejs->runs, ejs->device_used, es))
 		return;
-	ExplainPropertyText("Device Used", ejs->device_used, es);
-	if (ejs->runs > 1)
-		ExplainPropertyInteger("Batch Joins", NULL, ejs->runs, es);
 	ExplainPropertyInteger("Outer Rows Read", NULL, ejs->side[ejs->outer].rows, es);
 	ExplainPropertyInteger("Inner Rows Read", NULL, ejs->side[1 - ejs->outer].rows, es);
 	ExplainPropertyInteger("Outer Primitives", NULL, ejs->side[ejs->outer].prims, es);
@@ -583,11 +512,7 @@ exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	{
 		const exg_join_stats *s = &ejs->stats;
 
-		ExplainPropertyFloat("Read Time", "ms", ejs->read_ms, 3, es);
-		ExplainPropertyFloat("Join Time", "ms", ejs->join_ms, 3, es);
-		ExplainPropertyFloat("Upload Time", "ms", s->phase_ns[EXG_PHASE_UPLOAD] / 1e6, 3, es);
-		ExplainPropertyFloat("Prepare Time", "ms",
-							 (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6, 3, es);
+		exactgpu_join_explain_times(ejs->read_ms, ejs->join_ms, s, es);
 		ExplainPropertyFloat("Test Time", "ms",
 							 (s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST] +
 							  s->phase_ns[EXG_PHASE_REFINE]) / 1e6, 3, es);
