@@ -597,6 +597,47 @@ shared_create(ParallelContext *pcxt, int naxes, int policy, uint32 ntasks)
 }
 
 /*
+ * Start the readers on the tasks (sh->ntasks of them, filled in but for
+ * their state): every task pending, the shared state and tasks where the
+ * workers look them up, and, where the readers flatten or detoast (not for
+ * boxes), the DSA area they put their results in.
+ */
+static dsa_area *
+readers_launch(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, bool with_area)
+{
+	dsa_area   *area = NULL;
+
+	for (uint32 i = 0; i < sh->ntasks; i++)
+	{
+		pg_atomic_init_u32(&tasks[i].state, TASK_PENDING);
+		tasks[i].flat = InvalidDsaPointer;
+	}
+	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
+	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
+	if (with_area)
+	{
+		void	   *dsa_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
+
+		area = dsa_create_in_place(dsa_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA,
+								   pcxt->seg);
+		shm_toc_insert(pcxt->toc, READ_KEY_DSA, dsa_space);
+	}
+	LaunchParallelWorkers(pcxt);
+	return area;
+}
+
+/* All rows taken: the area (if any) let go, the workers waited for, parallel mode left. */
+static void
+readers_finish(ParallelContext *pcxt, dsa_area *area)
+{
+	if (area)
+		dsa_detach(area);
+	WaitForParallelWorkersToFinish(pcxt);
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+}
+
+/*
  * Wait for task i. The leader flattens unclaimed rows itself meanwhile;
  * sleeps are short so that a worker that stopped without a word (it could
  * not start, or died) is noticed: its error, if it sent one, is raised by
@@ -736,7 +777,6 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	ReadShared *sh;
 	ReadTask   *tasks;
 	InlineRows *inl[2] = {NULL, NULL};
-	void	   *dsa_space;
 	dsa_area   *area;
 	RowScratch	s;
 	exg_flat_row *flat;
@@ -798,18 +838,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 			memcpy(t->ptr, r->toast[i].ptr, TOAST_POINTER_SIZE);
 		}
 	}
-	for (uint32 i = 0; i < ntasks; i++)
-	{
-		pg_atomic_init_u32(&tasks[i].state, TASK_PENDING);
-		tasks[i].flat = InvalidDsaPointer;
-	}
-	dsa_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
-	area = dsa_create_in_place(dsa_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA,
-							   pcxt->seg);
-	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
-	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
-	shm_toc_insert(pcxt->toc, READ_KEY_DSA, dsa_space);
-	LaunchParallelWorkers(pcxt);
+	area = readers_launch(pcxt, sh, tasks, true);
 	rep->workers_planned = nworkers;
 
 	if (leader_inline)
@@ -869,10 +898,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	 * free (~0.2 ms per MB on the H100 machine's tmpfs): timed on its own.
 	 */
 	t0 = exg_now_ns();
-	dsa_detach(area);
-	WaitForParallelWorkersToFinish(pcxt);
-	DestroyParallelContext(pcxt);
-	ExitParallelMode();
+	readers_finish(pcxt, area);
 	rep->release_ms = (exg_now_ns() - t0) / 1e6;
 	rep->parallel = rep->workers > 0;
 }
@@ -961,12 +987,8 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 			t->kind = TASK_BOX;
 			t->side = (uint8) k;
 			memcpy(t->ptr, rows[k]->toast[i].ptr, TOAST_POINTER_SIZE);
-			pg_atomic_init_u32(&t->state, TASK_PENDING);
-			t->flat = InvalidDsaPointer;
 		}
-	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
-	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
-	LaunchParallelWorkers(pcxt);
+	readers_launch(pcxt, sh, tasks, false);
 	rep->workers_planned = nworkers;
 
 	scratch_init(&s, sh);
@@ -989,9 +1011,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 	pfree(seen);
 	rep->wait_ms = (exg_now_ns() - t0) / 1e6;
 	t0 = exg_now_ns();
-	WaitForParallelWorkersToFinish(pcxt);
-	DestroyParallelContext(pcxt);
-	ExitParallelMode();
+	readers_finish(pcxt, NULL);
 	rep->release_ms = (exg_now_ns() - t0) / 1e6;
 	rep->parallel = rep->workers > 0;
 }
@@ -1059,7 +1079,6 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	ReadShared *sh;
 	ReadTask   *tasks;
 	InlineRows *inl[2] = {NULL, NULL};
-	void	   *dsa_space;
 	dsa_area   *area;
 	RowScratch	s;
 	bool	   *seen;
@@ -1110,16 +1129,8 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	{
 		tasks[i].kind = TASK_DETOAST;
 		memcpy(tasks[i].ptr, rows[i].ptr, TOAST_POINTER_SIZE);
-		pg_atomic_init_u32(&tasks[i].state, TASK_PENDING);
-		tasks[i].flat = InvalidDsaPointer;
 	}
-	dsa_space = shm_toc_allocate(pcxt->toc, dsa_minimum_size());
-	area = dsa_create_in_place(dsa_space, dsa_minimum_size(), LWTRANCHE_PARALLEL_QUERY_DSA,
-							   pcxt->seg);
-	shm_toc_insert(pcxt->toc, READ_KEY_SHARED, sh);
-	shm_toc_insert(pcxt->toc, READ_KEY_TASKS, tasks);
-	shm_toc_insert(pcxt->toc, READ_KEY_DSA, dsa_space);
-	LaunchParallelWorkers(pcxt);
+	area = readers_launch(pcxt, sh, tasks, true);
 
 	seen = palloc0(sizeof(bool) * nworkers);
 	scratch_init(&s, sh);
@@ -1135,9 +1146,6 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	}
 	scratch_free(&s);
 	pfree(seen);
-	dsa_detach(area);
-	WaitForParallelWorkersToFinish(pcxt);
-	DestroyParallelContext(pcxt);
-	ExitParallelMode();
+	readers_finish(pcxt, area);
 	return took_part;
 }
