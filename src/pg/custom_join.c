@@ -33,7 +33,6 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
-#include "gpu.h"
 #include "join.h"
 #include "join_options.h"
 
@@ -201,7 +200,6 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	bool		swapped = false;
 	ExactJoinPredicate pred = EXACT_PRED_NONE;
 	ListCell   *lc;
-	CustomPath *cpath;
 	double		w_out,
 				w_in,
 				pairs,
@@ -248,25 +246,13 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	work = (outer_path->rows * (cpu_tuple_cost + w_out / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost) +
 			inner_path->rows * (cpu_tuple_cost + w_in / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost) +
 			pairs * call_cost * EXACT_JOIN_PAIR_FRACTION);
-	device = exactgpu_device;
-	if (device == EXG_DEVICE_AUTO)
-	{
-		exg_error	err = {0};
-
-		/* too small to pay for a GPU's start, or no GPU: the CPU back-end */
-		if (work < EXACT_JOIN_GPU_MIN_WORK || exg_gpu_device_count(&err) <= 0)
-			device = EXG_DEVICE_CPU;
-		else
-			device = EXG_DEVICE_GPU;
-	}
+	/* too small to pay for a GPU's start: the CPU back-end */
+	device = exactgpu_join_device(work < EXACT_JOIN_GPU_MIN_WORK);
 	startup = outer_path->total_cost + inner_path->total_cost + work +
 		(device == EXG_DEVICE_GPU ? EXACT_JOIN_GPU_STARTUP : EXACT_JOIN_CPU_STARTUP);
-	cpath = exactgpu_join_path(root, joinrel, jointype, outer_path, inner_path, others,
-							   startup, pairs);
-	cpath->custom_private = list_make3(clause, others,
-									   list_make4_int(pred, swapped, device, jointype));
-	cpath->methods = &exact_join_path_methods;
-	add_path(joinrel, &cpath->path);
+	exactgpu_join_add_path(root, joinrel, jointype, outer_path, inner_path, clause, others,
+						   list_make4_int(pred, swapped, device, jointype),
+						   &exact_join_path_methods, startup, pairs);
 }
 
 static Plan *

@@ -32,7 +32,6 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
-#include "gpu.h"
 #include "join_options.h"
 
 /*
@@ -166,7 +165,6 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 	Oid			addbbox = InvalidOid;
 	int			kind = -1;
 	ListCell   *lc;
-	CustomPath *cpath;
 	double		pairs,
 				work,
 				startup;
@@ -197,26 +195,13 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 						  clause_selectivity(root, (Node *) clause, 0, JOIN_INNER, extra->sjinfo));
 	work = (outer_path->rows + inner_path->rows) * (cpu_tuple_cost + cpu_operator_cost) +
 		pairs * cpu_operator_cost * BOX_JOIN_PAIR_FRACTION;
-	device = exactgpu_device;
-	if (device == EXG_DEVICE_AUTO)
-	{
-		exg_error	err = {0};
-
-		/* too small to pay for a GPU's start, or no GPU: the CPU back-end */
-		if (outer_path->rows + inner_path->rows < BOX_JOIN_GPU_MIN_ROWS ||
-			exg_gpu_device_count(&err) <= 0)
-			device = EXG_DEVICE_CPU;
-		else
-			device = EXG_DEVICE_GPU;
-	}
+	/* too small to pay for a GPU's start: the CPU back-end */
+	device = exactgpu_join_device(outer_path->rows + inner_path->rows < BOX_JOIN_GPU_MIN_ROWS);
 	startup = outer_path->total_cost + inner_path->total_cost + work +
 		(device == EXG_DEVICE_GPU ? BOX_JOIN_GPU_STARTUP : BOX_JOIN_CPU_STARTUP);
-	cpath = exactgpu_join_path(root, joinrel, jointype, outer_path, inner_path, others,
-							   startup, pairs);
-	cpath->custom_private = list_make3(clause, others,
-									   list_make5_int(kind, swapped, device, jointype, (int) addbbox));
-	cpath->methods = &box_join_path_methods;
-	add_path(joinrel, &cpath->path);
+	exactgpu_join_add_path(root, joinrel, jointype, outer_path, inner_path, clause, others,
+						   list_make5_int(kind, swapped, device, jointype, (int) addbbox),
+						   &box_join_path_methods, startup, pairs);
 }
 
 static Plan *

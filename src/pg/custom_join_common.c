@@ -19,6 +19,8 @@
 
 #include "custom_join.h"
 #include "custom_join_common.h"
+#include "gpu.h"
+#include "join_options.h"
 
 /*
  * Only in queries that lock and change no rows but by INSERT: an UPDATE's,
@@ -56,10 +58,33 @@ exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointyp
 	return true;
 }
 
-CustomPath *
-exactgpu_join_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
-				   Path *outer_path, Path *inner_path, List *others,
-				   double startup, double pairs)
+/* exactgpu.device = auto: the GPU when the join is not small and there is one. */
+int
+exactgpu_join_device(bool small)
+{
+	int			device = exactgpu_device;
+
+	if (device == EXG_DEVICE_AUTO)
+	{
+		exg_error	err = {0};
+
+		if (small || exg_gpu_device_count(&err) <= 0)
+			device = EXG_DEVICE_CPU;
+		else
+			device = EXG_DEVICE_GPU;
+	}
+	return device;
+}
+
+/*
+ * The path's costs are the caller's startup (both children whole and the
+ * join), the other clauses on each joined pair, and a tuple's cost per row.
+ */
+void
+exactgpu_join_add_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
+					   Path *outer_path, Path *inner_path, Expr *clause,
+					   List *others, List *ints, const CustomPathMethods *methods,
+					   double startup, double pairs)
 {
 	CustomPath *cpath;
 	QualCost	qcost;
@@ -90,7 +115,9 @@ exactgpu_join_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 	/* the scan tuple is projected to the join's target list (ps_ProjInfo) */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = list_make2(outer_path, inner_path);
-	return cpath;
+	cpath->custom_private = list_make3(clause, others, ints);
+	cpath->methods = methods;
+	add_path(joinrel, &cpath->path);
 }
 
 /* The scan tuple: every column of the outer child, then of the inner child. */
