@@ -202,18 +202,30 @@ flat_allocate(dsa_area *area, size_t bytes, exg_error *err)
 	return p;
 }
 
+/*
+ * Task t's geometry detoasted into the scratch context (the caller resets
+ * it), *g and *len its serialized bytes, and its SRID read into the task.
+ */
+static exg_status
+detoast_geometry(ReadTask *t, RowScratch *s, const uint8 **g, size_t *len, exg_error *err)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->cxt);
+	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
+
+	MemoryContextSwitchTo(old);
+	*g = (const uint8 *) VARDATA(d);
+	*len = VARSIZE(d) - VARHDRSZ;
+	return exg_gserialized_srid(*g, *len, &t->srid, err);
+}
+
 /* A TOAST row: detoast, parse and flatten it into the DSA area. */
 static exg_status
 flatten_toast(ReadTask *t, dsa_area *area, RowScratch *s, exg_error *err)
 {
-	MemoryContext old = MemoryContextSwitchTo(s->cxt);
-	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
-	const uint8 *g = (const uint8 *) VARDATA(d);
-	size_t		len = VARSIZE(d) - VARHDRSZ;
-	exg_status	st;
+	const uint8 *g;
+	size_t		len;
+	exg_status	st = detoast_geometry(t, s, &g, &len, err);
 
-	MemoryContextSwitchTo(old);
-	st = exg_gserialized_srid(g, len, &t->srid, err);
 	if (st == EXG_OK)
 		st = flatten_one(s, g, len, err);
 	MemoryContextReset(s->cxt);
@@ -304,14 +316,10 @@ flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
 static exg_status
 box_toast(ReadTask *t, int naxes, RowScratch *s, exg_error *err)
 {
-	MemoryContext old = MemoryContextSwitchTo(s->cxt);
-	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
-	const uint8 *g = (const uint8 *) VARDATA(d);
-	size_t		len = VARSIZE(d) - VARHDRSZ;
-	exg_status	st;
+	const uint8 *g;
+	size_t		len;
+	exg_status	st = detoast_geometry(t, s, &g, &len, err);
 
-	MemoryContextSwitchTo(old);
-	st = exg_gserialized_srid(g, len, &t->srid, err);
 	if (st == EXG_OK)
 	{
 		exg_shape_clear(&s->shape);
