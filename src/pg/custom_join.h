@@ -1,7 +1,8 @@
 /*
  * custom_join.h — plain SQL joins on ST_ExactIntersects3D, ST_ExactIntersects
  * and ST_ExactIntersectsSolid3D run as one batch join: a CustomScan join provider (custom_join.c plans it,
- * custom_join_exec.c runs it and streams the joined rows).
+ * custom_join_exec.c runs it and streams the joined rows; what it shares
+ * with ExactBoxJoin is in custom_join_common.c).
  *
  * The plan node's fields, as both halves read them:
  *   custom_plans       the outer and the inner child plans, in that order;

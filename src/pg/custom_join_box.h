@@ -3,7 +3,8 @@
  * && geometry, geometry &&& geometry) run as one batch box join: a
  * CustomScan join provider (custom_join_box.c plans it, offered from
  * ExactJoin's join path hook; custom_join_box_exec.c runs it and streams
- * the joined rows).
+ * the joined rows; what it shares with ExactJoin is in
+ * custom_join_common.c).
  *
  * The answer is the operator's, pair for pair: each row's box is the float
  * box PostGIS compares (postgis_box.h), not the exact double extent.
