@@ -13,8 +13,9 @@
  * meets nothing (the predicates are strict), an empty one meets nothing, a
  * surface is a surface whatever its solid flag (ST_ExactIntersects3D), or
  * the first argument's bodies are closed volumes (ST_ExactIntersectsSolid3D,
- * as its batch form ST_ExactIntersectsSolid3DJoin joins them). Mixed SRIDs
- * or a body that is not closed are an error wherever they are in the input,
+ * as its batch form ST_ExactIntersectsSolid3DJoin joins them). Mixed SRIDs,
+ * in 3D a geometry without Z against one with Z, or a body that is not
+ * closed are an error wherever they are in the input,
  * as a nested loop without an index, which calls the predicate on every
  * pair, would find them; one with an index calls it only on pairs whose
  * boxes meet.
@@ -35,6 +36,7 @@
 #include "batch.h"
 #include "custom_join.h"
 #include "custom_join_common.h"
+#include "geom_cache.h"
 #include "join_options.h"
 #include "join_rows.h"
 #include "parallel.h"
@@ -336,6 +338,11 @@ run_join(ExactJoinState *ejs)
 		exactgpu_rows_flatten(sides, batches, 2, &rrep);
 	}
 	exactgpu_rows_check_srids(&rows[0], &rows[1]);
+	/* as the predicates row by row: in 3D a geometry without Z meets none
+	 * with Z (the batch would read its z as 0) */
+	if (ejs->naxes == 3)
+		exactgpu_check_dims(ejs->batch[0].nrows_z > 0, ejs->batch[0].nrows_flat > 0,
+							ejs->batch[1].nrows_z > 0, ejs->batch[1].nrows_flat > 0, ejs->context);
 	for (int k = 0; k < 2; k++)
 	{
 		ejs->side[k].row_tuple = rows[k].ids;
