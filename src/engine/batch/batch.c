@@ -486,8 +486,11 @@ check_surfaces(const exg_batch *B, int side, exg_error *err)
 			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
 		if (!surface)
 		{
-			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the bodies is not a surface");
-			return row_error(err, B->owner[i], side);
+			/* bad data, not a bad call: what a body that is not closed gets */
+			exg_status	st = exg_fail(err, EXG_ERR_NOT_SOLID, "a row of the bodies is not a surface");
+
+			row_error(err, B->owner[i], side);
+			return st;
 		}
 		i = j - 1;
 	}

@@ -132,8 +132,7 @@ void		exg_batch_set_volumes(exg_batch *b);
  * given by their places in the batches' order where it is set: the pairs
  * are sorted once, in that order, and rows sharing a place count once. A
  * volume row (exg_batch_set_volumes) must be a closed surface
- * (EXG_ERR_NOT_SOLID, or EXG_ERR_ARGUMENT for a row that is no surface, with
- * err->row/side); rows of the other side lying inside it (found by locating
+ * (EXG_ERR_NOT_SOLID, a row that is no surface too, with err->row/side); rows of the other side lying inside it (found by locating
  * one vertex of each primitive) intersect it too; stats->contained counts
  * those pairs.
  */
