@@ -11,7 +11,6 @@
 #include "exactgpu.h"
 
 #include "access/htup_details.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "nodes/makefuncs.h"
@@ -101,36 +100,9 @@ exactgpu_exact_predicate_of(Oid funcid)
 }
 
 /*
- * Bytes per row of a table's TOAST relation, from pg_class (as of the last
- * VACUUM or ANALYZE): pg_statistic's width of a column stored out of line
- * is that of its 18-byte TOAST pointers, not of its geometries.
- */
-static double
-toast_bytes_per_row(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			toastrel;
-	double		tuples;
-	BlockNumber pages = 0;
-
-	if (!HeapTupleIsValid(tup))
-		return 0;
-	toastrel = ((Form_pg_class) GETSTRUCT(tup))->reltoastrelid;
-	tuples = ((Form_pg_class) GETSTRUCT(tup))->reltuples;
-	ReleaseSysCache(tup);
-	if (!OidIsValid(toastrel) || tuples < 1)
-		return 0;
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(toastrel));
-	if (!HeapTupleIsValid(tup))
-		return 0;
-	pages = ((Form_pg_class) GETSTRUCT(tup))->relpages;
-	ReleaseSysCache(tup);
-	return (double) pages * BLCKSZ / tuples;
-}
-
-/*
- * The average width of a geometry argument: pg_statistic's for a column,
- * plus what its table keeps out of line.
+ * The average width of a geometry argument: pg_statistic's for a column
+ * (PostGIS's own ANALYZE measures its geometries detoasted, so bodies kept
+ * out of line count at their full size, not as 18-byte TOAST pointers).
  */
 double
 exactgpu_geometry_width(PlannerInfo *root, Node *arg)
@@ -149,7 +121,7 @@ exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 				int32		w = get_attavgwidth(rte->relid, var->varattno);
 
 				if (w > 0)
-					return w + toast_bytes_per_row(rte->relid);
+					return w;
 			}
 		}
 	}

@@ -50,7 +50,7 @@ void		exactgpu_custom_join_init(void);
 /* Which of our predicates a function is, whatever its schema (custom_join.c). */
 ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
 
-/* The average bytes of a geometry argument, TOASTed ones included (custom_join.c). */
+/* The average bytes of a geometry argument, as PostGIS's ANALYZE measures them (custom_join.c). */
 double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 
 /* Bytes of geometry parsed per planner operator (custom_join.c). */
