@@ -129,6 +129,26 @@ exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 }
 
 /*
+ * PostGIS estimates a parameterized box probe at a fixed 1e-4 of the table,
+ * far too few rows, while the predicate's COST 10000 prices a call far
+ * above what a small one takes (a point in a cube: about a microsecond):
+ * the two errors cancel on small geometries, where an index probe per outer
+ * row is the right plan (one ore body's samples: 4 ms probed, 85 ms by
+ * reading every sample). On large ones (a 10 MB body: 0.44 ms a call, each
+ * detoasting and looking up its arguments) the probe's real rows matter.
+ */
+bool
+exactgpu_heavy_call(PlannerInfo *root, List *args)
+{
+	double		w = 0;
+	ListCell   *lc;
+
+	foreach(lc, args)
+		w += exactgpu_geometry_width(root, lfirst(lc));
+	return w >= EXACT_HEAVY_CALL_BYTES;
+}
+
+/*
  * If clause is one of our predicates with one argument from each side,
  * return which and whether its first argument is the inner side's.
  */

@@ -53,6 +53,15 @@ ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
 /* The average bytes of a geometry argument, as PostGIS's ANALYZE measures them (custom_join.c). */
 double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 
+/*
+ * Is a call of our predicate on these arguments a heavy one: together at
+ * least EXACT_HEAVY_CALL_BYTES on average (custom_join.c)? Only for those
+ * are a nested loop's parameterized probes re-estimated and charged
+ * (sql_support.c, param_scan_cost.c).
+ */
+#define EXACT_HEAVY_CALL_BYTES		65536.0
+bool		exactgpu_heavy_call(PlannerInfo *root, List *args);
+
 /* Bytes of geometry parsed per planner operator (custom_join.c). */
 #define EXACT_JOIN_BYTES_PER_OP		8.0
 

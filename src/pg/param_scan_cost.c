@@ -18,7 +18,8 @@
  * the holes once per body parses each body once). So each such path is
  * charged the calls and parses it was not, after its own core costing
  * (set_rel_pathlist_hook: "it could also modify paths added by the core
- * code").
+ * code"). Only calls on heavy arguments are charged
+ * (exactgpu_heavy_call in custom_join.c says why small ones are not).
  */
 #include "exactgpu.h"
 
@@ -50,7 +51,8 @@ exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, 
 		ListCell   *la;
 
 		if (!IsA(ri->clause, FuncExpr) ||
-			exactgpu_exact_predicate_of(((FuncExpr *) ri->clause)->funcid) == EXACT_PRED_NONE)
+			exactgpu_exact_predicate_of(((FuncExpr *) ri->clause)->funcid) == EXACT_PRED_NONE ||
+			!exactgpu_heavy_call(root, ((FuncExpr *) ri->clause)->args))
 			continue;
 		f = (FuncExpr *) ri->clause;
 		memset(&qc, 0, sizeof(qc));

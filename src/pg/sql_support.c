@@ -22,6 +22,8 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "custom_join.h"
+
 PG_FUNCTION_INFO_V1(exactgpu_support_3d);
 PG_FUNCTION_INFO_V1(exactgpu_support_2d);
 
@@ -65,10 +67,12 @@ selectivity_request(SupportRequestSelectivity *req, bool is3d)
 	 * operator's restriction estimate has no statistics for a parameter and
 	 * answers a fixed 1e-4 (2 rows a loop where 236 came back), which makes
 	 * the nested loop look 100x cheaper than it is; the join estimate,
-	 * from both columns' statistics, is the one that fits.
+	 * from both columns' statistics, is the one that fits. Only for heavy
+	 * calls (exactgpu_heavy_call says why).
 	 */
 	if (req->is_join ||
-		bms_membership(pull_varnos(req->root, (Node *) req->args)) == BMS_MULTIPLE)
+		(bms_membership(pull_varnos(req->root, (Node *) req->args)) == BMS_MULTIPLE &&
+		 exactgpu_heavy_call(req->root, req->args)))
 		req->selectivity = join_selectivity(req->root, opoid, req->args, req->inputcollid,
 											req->is_join ? req->jointype : JOIN_INNER,
 											req->is_join ? req->sjinfo : NULL);

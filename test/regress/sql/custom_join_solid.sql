@@ -50,10 +50,49 @@ SET exactgpu.enable_batch_join = off;
 EXPLAIN (COSTS OFF)
 SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_bodies b ON ST_ExactIntersectsSolid3D(b.geom, s.geom);
 
--- The rows a nested loop's index probe returns (257 a body on average) are
--- estimated from both columns' statistics, not PostGIS's fixed 1e-4 of the
--- table for a parameter (2 rows), and each is charged a call of the
--- predicate: that is why the batch join above wins with GiST on both sides.
+-- Cubes this small make cheap calls (under 64 kB of arguments): the planner
+-- keeps PostGIS's estimate of a parameterized probe, and the nested loop
+-- above. Heavy bodies (each face a 15 x 15 grid: 2,700 triangles, over
+-- 64 kB a body): the rows a probe returns are estimated from both columns'
+-- statistics, not PostGIS's fixed 1e-4 of the table (2 rows), and each is
+-- charged a call, so the batch join wins.
+CREATE FUNCTION cjs_heavy_cube(x0 float8, y0 float8, z0 float8, s float8, n int) RETURNS geometry
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	t text[] := '{}';
+	p text[];
+	u float8[];
+BEGIN
+	FOR f IN 0..5 LOOP
+		FOR i IN 0..n - 1 LOOP
+			FOR j IN 0..n - 1 LOOP
+				u := ARRAY[s * i / n, s * (i + 1) / n, s * j / n, s * (j + 1) / n];
+				p := '{}';
+				FOR c IN 0..3 LOOP
+					DECLARE a float8 := u[CASE WHEN c IN (0, 3) THEN 1 ELSE 2 END];
+						b float8 := u[CASE WHEN c IN (0, 1) THEN 3 ELSE 4 END];
+					BEGIN
+						p := p || CASE f
+							WHEN 0 THEN format('%s %s %s', x0 + a, y0 + b, z0)
+							WHEN 1 THEN format('%s %s %s', x0 + a, y0 + b, z0 + s)
+							WHEN 2 THEN format('%s %s %s', x0 + a, y0, z0 + b)
+							WHEN 3 THEN format('%s %s %s', x0 + a, y0 + s, z0 + b)
+							WHEN 4 THEN format('%s %s %s', x0, y0 + a, z0 + b)
+							ELSE format('%s %s %s', x0 + s, y0 + a, z0 + b) END;
+					END;
+				END LOOP;
+				t := t || format('((%s, %s, %s, %s))', p[1], p[2], p[3], p[1])
+					|| format('((%s, %s, %s, %s))', p[1], p[3], p[4], p[1]);
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RETURN ST_GeomFromText('TIN Z(' || array_to_string(t, ', ') || ')');
+END $$;
+CREATE TABLE cjs_heavy (code text, geom geometry);
+INSERT INTO cjs_heavy SELECT format('HB-%s', i), cjs_heavy_cube(i * 12, 0, 0, 4, 15) FROM generate_series(0, 4) i;
+CREATE INDEX ON cjs_heavy USING gist (geom gist_geometry_ops_nd);
+ANALYZE cjs_heavy;
+SELECT count(*) AS heavy_bodies, min(ST_NumGeometries(geom)) AS triangles, min(octet_length(geom::bytea)) > 65536 AS heavy FROM cjs_heavy;
 CREATE FUNCTION cjs_probe_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
 DECLARE j json;
 BEGIN
@@ -61,7 +100,13 @@ BEGIN
 	RETURN (j->0->'Plan'->'Plans'->1->>'Plan Rows')::float8;
 END $$;
 SELECT cjs_probe_rows('SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_bodies b ON ST_ExactIntersectsSolid3D(b.geom, s.geom)')
-	BETWEEN 50 AND 5000 AS probe_rows_estimated;
+	< 10 AS small_probe_kept;
+SELECT cjs_probe_rows('SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_heavy b ON ST_ExactIntersectsSolid3D(b.geom, s.geom)')
+	BETWEEN 50 AND 50000 AS heavy_probe_estimated;
+RESET exactgpu.enable_batch_join;
+EXPLAIN (COSTS OFF)
+SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_heavy b ON ST_ExactIntersectsSolid3D(b.geom, s.geom);
+SET exactgpu.enable_batch_join = off;
 DROP FUNCTION cjs_probe_rows(text);
 
 -- Row by row: every sample and hole in or on a body, and the samples in none.
@@ -73,6 +118,8 @@ CREATE TEMP TABLE cjs_rbr_points AS
 CREATE TEMP TABLE cjs_rbr_outside AS
 	SELECT s.sid FROM cjs_samples s WHERE NOT EXISTS (SELECT FROM cjs_bodies b WHERE ST_ExactIntersectsSolid3D(b.geom, s.geom));
 RESET exactgpu.enable_batch_join;
+-- the batch forms below: the planner keeps nested loops on these cheap calls
+SET enable_nestloop = off;
 SELECT kind, count(*) AS pairs, count(DISTINCT sid) AS samples, count(DISTINCT code) AS bodies
 FROM cjs_rbr GROUP BY kind ORDER BY kind COLLATE "C";
 SELECT sid, code FROM cjs_rbr WHERE kind = 'hole' ORDER BY sid COLLATE "C", code COLLATE "C";
@@ -126,6 +173,8 @@ SET exactgpu.enable_batch_join = off;
 SELECT count(*) FROM cjs_samples s JOIN cjs_bodies b ON ST_ExactIntersectsSolid3D(b.geom, s.geom);
 RESET exactgpu.enable_batch_join;
 
-DROP TABLE cjs_samples, cjs_bodies;
+RESET enable_nestloop;
+DROP TABLE cjs_samples, cjs_bodies, cjs_heavy;
+DROP FUNCTION cjs_heavy_cube(float8, float8, float8, float8, int);
 DROP FUNCTION cjs_cube(float8, float8, float8, float8);
 RESET exactgpu.device;
