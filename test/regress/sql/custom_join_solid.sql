@@ -106,6 +106,11 @@ SELECT cjs_probe_rows('SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_heavy b 
 RESET exactgpu.enable_batch_join;
 EXPLAIN (COSTS OFF)
 SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_heavy b ON ST_ExactIntersectsSolid3D(b.geom, s.geom);
+-- ... and so are bitmap probes, with index scans off
+SET enable_indexscan = off;
+EXPLAIN (COSTS OFF)
+SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_heavy b ON ST_ExactIntersectsSolid3D(b.geom, s.geom);
+RESET enable_indexscan;
 SET exactgpu.enable_batch_join = off;
 DROP FUNCTION cjs_probe_rows(text);
 
