@@ -111,6 +111,11 @@ exactgpu_report(const exg_error *err, const char *context)
 					 errmsg("%s: %s", context, msg),
 					 errhint("ST_ExactIsValidSolidReason(geom) says what is wrong; ST_ExactForceOutward(geom) orients a closed TIN or POLYHEDRALSURFACE outward; an open surface must be closed where it was modelled.")));
 			break;
+		case EXG_ERR_WRONG_KIND:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: %s", context, msg)));
+			break;
 		case EXG_ERR_TOO_LARGE:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

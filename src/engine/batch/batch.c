@@ -615,7 +615,7 @@ locate_rows(const exg_batch *P, const exg_batch *B, bool point_left,
 	for (i = 0; i < P->nprims; i++)
 		if (P->tri[3 * i] != P->tri[3 * i + 1] || P->tri[3 * i] != P->tri[3 * i + 2])
 		{
-			exg_fail(err, EXG_ERR_ARGUMENT, "a row of the points is not a point");
+			exg_fail(err, EXG_ERR_WRONG_KIND, "a row of the points is not a point");
 			return row_error(err, P->owner[i], point_left ? 0 : 1);
 		}
 	if ((st = check_surfaces(B, point_left ? 1 : 0, err)) != EXG_OK)

@@ -50,6 +50,8 @@ exg_status_name(exg_status st)
 			return "bad argument";
 		case EXG_ERR_NOT_SOLID:
 			return "not a solid";
+		case EXG_ERR_WRONG_KIND:
+			return "wrong kind of geometry";
 	}
 	return "unknown status";
 }

@@ -27,8 +27,10 @@ typedef enum exg_status
 	EXG_ERR_INTERRUPTED,	/* the caller's cancel callback said stop */
 	EXG_ERR_DEVICE,			/* GPU runtime failure */
 	EXG_ERR_ARGUMENT,		/* caller passed something inconsistent */
-	EXG_ERR_NOT_SOLID		/* a body that bounds no volume: open, not
+	EXG_ERR_NOT_SOLID,		/* a body that bounds no volume: open, not
 							 * consistently oriented, inside-out */
+	EXG_ERR_WRONG_KIND		/* a row of a kind the join does not take
+							 * (a line where points are joined) */
 } exg_status;
 
 #define EXG_ERROR_MESSAGE_LEN 256

@@ -102,6 +102,9 @@ SELECT * FROM ST_ExactIntercepts3DJoin('SELECT id, geom FROM sj_holes', 'SELECT 
 
 -- What the batch point-in-solid refuses.
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_ore');
+-- ... as bad input (22023), not an internal error
+DO $$ BEGIN PERFORM * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_holes', 'SELECT id, geom FROM sj_ore');
+EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'SQLSTATE %', SQLSTATE; END $$;
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_samples', 'SELECT id, geom FROM sj_holes');
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM sj_samples',
 	$$SELECT 1::bigint, 'TIN Z(((0 0 0, 1 0 0, 0 1 0, 0 0 0)))'::geometry$$);
