@@ -235,8 +235,8 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	memset(&qcost, 0, sizeof(qcost));
 	add_function_cost(root, ((FuncExpr *) clause)->funcid, (Node *) clause, &qcost);
 	call_cost = qcost.per_tuple;
-	work = (outer_path->rows * (cpu_tuple_cost + w_out / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost) +
-			inner_path->rows * (cpu_tuple_cost + w_in / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost) +
+	work = (outer_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_out)) +
+			inner_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_in)) +
 			pairs * call_cost * EXACT_JOIN_PAIR_FRACTION);
 	/* too small to pay for a GPU's start: the CPU back-end */
 	device = exactgpu_join_device(work < EXACT_JOIN_GPU_MIN_WORK);

@@ -62,8 +62,13 @@ double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 #define EXACT_HEAVY_CALL_BYTES		65536.0
 bool		exactgpu_heavy_call(PlannerInfo *root, List *args);
 
-/* Bytes of geometry parsed per planner operator (custom_join.c). */
+/*
+ * What parsing one geometry of width bytes costs the planner: about one
+ * operator per 8 bytes. The batch join's reading and a nested loop's probes
+ * (param_scan_cost.c) are charged by the same rule.
+ */
 #define EXACT_JOIN_BYTES_PER_OP		8.0
+#define exactgpu_parse_cost(width)	((width) / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost)
 
 /* Charge nested loops' parameterized index scans their predicate calls (param_scan_cost.c). */
 void		exactgpu_param_scan_cost_init(void);

@@ -60,8 +60,7 @@ exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, 
 		*call += qc.per_tuple;
 		foreach(la, f->args)
 			if (bms_equal(pull_varnos(root, lfirst(la)), rel->relids))
-				*parse += exactgpu_geometry_width(root, lfirst(la)) / EXACT_JOIN_BYTES_PER_OP *
-					cpu_operator_cost;
+				*parse += exactgpu_parse_cost(exactgpu_geometry_width(root, lfirst(la)));
 	}
 }
 
