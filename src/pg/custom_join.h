@@ -58,7 +58,6 @@ ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
 bool		exactgpu_geometry_width_known(PlannerInfo *root, Node *arg, double *width);
 double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 
-
 /*
  * What parsing one geometry of width bytes costs the planner: about one
  * operator per 8 bytes. The batch join's reading and a nested loop's probes
