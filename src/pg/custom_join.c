@@ -40,11 +40,13 @@ bool		exactgpu_enable_batch_join = true;
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 
 /*
- * Cost constants, in the planner's units. PostgreSQL charges a row-by-row
- * call procost * cpu_operator_cost (25 for our COST 10000). The batch join
- * parses each row once (about one operator per 8 bytes of geometry) and then
- * settles a candidate row pair for a fraction of a call: measured 17 s row
- * by row against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20.
+ * Cost constants, in the planner's units. The batch join parses each row
+ * once (about one operator per 8 bytes of geometry) and then settles a
+ * candidate row pair for a fraction of the declared call (procost *
+ * cpu_operator_cost, 25 for our COST 10000): measured 17 s row by row
+ * against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20. (Row-by-row
+ * calls are priced from their widths, sql_support.c; both halves were left
+ * as they were measured: bench/results/2026-11-24-cpu2-cost-model.md.)
  */
 #define EXACT_JOIN_PAIR_FRACTION	(1.0 / 20.0)
 /* Starting a batch join: the worker pool's dispatch, allocations (two calls). */
