@@ -56,7 +56,7 @@ grow(void **buf, size_t *cap, size_t need, size_t elem)
 	ncap = *cap ? *cap : 1024;
 	while (ncap < need)
 		ncap *= 2;
-	nb = exg_host_realloc(*buf, ncap * elem);
+	nb = realloc(*buf, ncap * elem);
 	if (nb == NULL)
 		return false;
 	*buf = nb;

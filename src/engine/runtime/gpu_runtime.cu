@@ -161,6 +161,52 @@ static size_t ring_piece;
 static unsigned ring_next;
 static cudaEvent_t ring_done[RING_PIECES];
 
+static bool ring_registered;	/* registered pages, else cudaHostAlloc's */
+
+/*
+ * The ring's memory: pages touched here, then registered with the driver,
+ * which pins them in a tenth of cudaHostAlloc's time (H100 machine, 64 MB:
+ * 4 ms against 27-42 ms; touching them is a few ms more). Where registering
+ * is refused, cudaHostAlloc.
+ */
+static void
+ring_alloc(size_t bytes)
+{
+	uint64_t	t0 = exg_now_ns();
+	void	   *p = nullptr;
+
+	if (posix_memalign(&p, 1 << 21, bytes) == 0)
+	{
+		memset(p, 0, bytes);
+		if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
+		{
+			ring = (char *) p;
+			ring_registered = true;
+			setup_ns += exg_now_ns() - t0;
+			return;
+		}
+		(void) cudaGetLastError();
+		free(p);
+	}
+	setup_ns += exg_now_ns() - t0;
+	EXG_CUDA(host_alloc_timed((void **) &ring, bytes));
+	ring_registered = false;
+}
+
+static void
+ring_free()
+{
+	if (ring && ring_registered)
+	{
+		(void) cudaHostUnregister(ring);
+		free(ring);
+	}
+	else if (ring)
+		(void) cudaFreeHost(ring);
+	ring = nullptr;
+	ring_piece = 0;
+}
+
 void
 exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 {
@@ -179,11 +225,8 @@ exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 		/* a bigger ring: the old one's copies finished first */
 		for (int i = 0; i < RING_PIECES; i++)
 			EXG_CUDA(cudaEventSynchronize(ring_done[i]));
-		if (ring)
-			(void) cudaFreeHost(ring);
-		ring = nullptr;
-		ring_piece = 0;
-		EXG_CUDA(host_alloc_timed((void **) &ring, RING_PIECES * piece));
+		ring_free();
+		ring_alloc(RING_PIECES * piece);
 		ring_piece = piece;
 	}
 	for (size_t off = 0; off < n; off += ring_piece)

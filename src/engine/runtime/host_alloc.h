@@ -6,6 +6,11 @@
  * many page releases: on the H100 machine (THP in "madvise" mode) that was
  * most of the 80 ms gathering the parallel read's rows and of the 77 ms
  * after the join. Asking for huge pages makes both 512 times fewer.
+ *
+ * Only for arrays allocated once at their final size: where THP's defrag
+ * is "madvise", each huge page faulted in may first compact memory, and
+ * arrays grown by doubling on 16 threads (the serial read's per-thread
+ * parts) took 15.9 s there instead of 1.2 s.
  */
 #ifndef EXG_HOST_ALLOC_H
 #define EXG_HOST_ALLOC_H
