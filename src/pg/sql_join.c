@@ -252,7 +252,7 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->stats.hits,
 						(unsigned long long) rep->stats.exact_pairs),
 				 rep->stats.gpu_setup_ns > 0 ?
-				 errdetail("Of it, %.1f ms setting the GPU up (driver, CUDA context, pinned buffers): this backend's first GPU join pays it.",
+				 errdetail("Of it, %.1f ms setting the GPU up (driver, CUDA context, pinned buffers): paid by a backend's first GPU join, and by a join that needs bigger pinned buffers than the joins before it.",
 						   rep->stats.gpu_setup_ns / 1e6) : 0));
 
 	/*

@@ -230,6 +230,44 @@ check_pair_sort(void)
 			}
 }
 
+/*
+ * The time a join reports for setting the GPU up (driver, context, pinned
+ * buffers; shown by EXPLAIN ANALYZE and the progress NOTICE): none on the
+ * CPU, none without a usable GPU (CUDA builds on machines without a driver
+ * included), and on the GPU none for a join that finds everything ready:
+ * the same join run again.
+ */
+static void
+check_setup_time(const exg_prim_set *A, const exg_prim_set *B, bool have_gpu)
+{
+	static const exg_device devices[3] = {EXG_DEVICE_CPU, EXG_DEVICE_AUTO, EXG_DEVICE_GPU};
+
+	for (int d = 0; d < 3; d++)
+		for (int run = 0; run < 2; run++)
+		{
+			exg_join_options opt;
+			exg_join_stats st;
+			exg_pair   *p = NULL;
+			size_t		n = 0;
+			exg_error	err = {0};
+			bool		may_set_up = have_gpu && d > 0 && run == 0;
+
+			if (d == 2 && !have_gpu)
+				break;
+			exg_join_options_default(&opt);
+			opt.device = devices[d];
+			if (exg_join(A, B, &opt, &p, &n, &st, &err) != EXG_OK)
+			{
+				FAIL("setup time, device %d run %d: %s", d, run, err.message);
+				continue;
+			}
+			exg_join_pairs_free(p);
+			CHECK(may_set_up || st.gpu_setup_ns == 0,
+				  "setup time, device %d (%s) run %d: %llu ns reported where nothing was set up",
+				  d, st.used_gpu ? "GPU" : "CPU", run, (unsigned long long) st.gpu_setup_ns);
+		}
+}
+
 static void
 run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 {
@@ -263,13 +301,17 @@ main(int argc, char **argv)
 	const double zero[3] = {0, 0, 0};
 	join_data	a,
 				b;
+	exg_error	gpu_err = {0};
+	bool		have_gpu;
 
 	require_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+	have_gpu = exg_gpu_device_count(&gpu_err) > 0;
 	check_pair_sort();
 
 	join_data_random(&a, 3, 3000, utm, 200, 8, 1);
 	join_data_random(&b, 3, 3000, utm, 200, 8, 2);
 	run_case("random triangles (UTM)", &a.set, &b.set);
+	check_setup_time(&a.set, &b.set, have_gpu);
 	join_data_free(&b);
 	join_data_random(&b, 2, 2000, utm, 200, 20, 3);
 	run_case("random segments x triangles", &b.set, &a.set);

@@ -67,7 +67,8 @@ void		exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes);
  * Nanoseconds this process has spent setting the GPU up: opening the
  * driver, creating the CUDA context, allocating pinned host buffers. A join
  * reports the difference across it (exg_join_stats.gpu_setup_ns), so the
- * first GPU join of a backend says what it paid beyond joining.
+ * first GPU join of a backend says what it paid beyond joining (and a later
+ * one what growing the pinned buffers cost it); 0 without a usable GPU.
  */
 uint64_t	exg_gpu_setup_ns(void);
 

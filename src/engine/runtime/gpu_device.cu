@@ -19,16 +19,23 @@ exg_gpu_device_count(exg_error *err)
 	sigset_t	old;
 
 	/* the first call starts CUDA's own threads: without the host's signals */
+	static bool opened;
 	uint64_t	t0 = exg_now_ns();
 
 	exg_signals_block(&old);
 	cudaError_t rc = cudaGetDeviceCount(&n);
 
 	exg_signals_restore(&old);
-	/* the first call opens the driver: part of what the first GPU join pays
-	 * (not counted without a GPU: then no GPU join follows) */
-	if (rc == cudaSuccess && n > 0)
+	/*
+	 * The first call opens the driver: part of what the first GPU join pays.
+	 * Later calls (one per join) are not setup, or every join would report
+	 * a setup time; without a GPU nothing is counted (no GPU join follows).
+	 */
+	if (rc == cudaSuccess && n > 0 && !opened)
+	{
+		opened = true;
 		exg_gpu_setup_add(exg_now_ns() - t0);
+	}
 
 	if (rc != cudaSuccess)
 	{
