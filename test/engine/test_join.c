@@ -268,6 +268,74 @@ check_setup_time(const exg_prim_set *A, const exg_prim_set *B, bool have_gpu)
 		}
 }
 
+/*
+ * The GPU pair test with more pair keys (8 bytes each) than the upload ring
+ * holds (4 pieces of at most 32 MB): the ring laps, and a piece refilled
+ * before its copy was done would send the GPU other keys than the pairs
+ * given. Half the pairs are hits, so wrong keys change answers; the GPU's
+ * against the CPU's.
+ */
+static void
+check_upload_ring_laps(void)
+{
+	const double utm[3] = {500000.0, 7000000.0, -500.0};
+	const size_t n = ((size_t) 160 << 20) / sizeof(uint64_t) + 12345;
+	join_data	a,
+				b;
+	exg_join_options opt;
+	exg_pair   *hits = NULL,
+			   *pairs = malloc(sizeof(exg_pair) * n);
+	uint8_t    *got = malloc(n),
+			   *want = malloc(n);
+	size_t		nhits = 0,
+				differ = 0;
+	exg_error	err = {0};
+	uint64_t	r = 0x9e3779b97f4a7c15ull;
+
+	join_data_random(&a, 3, 3000, utm, 200, 8, 21);
+	join_data_random(&b, 3, 3000, utm, 200, 8, 22);
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_CPU;
+	if (!pairs || !got || !want ||
+		exg_join(&a.set, &b.set, &opt, &hits, &nhits, NULL, &err) != EXG_OK || nhits == 0)
+	{
+		FAIL("upload ring: setup (%s)", err.message);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		if (i % 2)
+			pairs[i] = hits[r % nhits];
+		else
+			pairs[i] = (exg_pair) {(uint32_t) (r >> 40) % a.set.nprims, (uint32_t) r % b.set.nprims};
+	}
+	if (exg_test_pairs(&a.set, &b.set, pairs, n, &opt, want, NULL, &err) != EXG_OK)
+	{
+		FAIL("upload ring: CPU pair test: %s", err.message);
+		goto done;
+	}
+	opt.device = EXG_DEVICE_GPU;
+	if (exg_test_pairs(&a.set, &b.set, pairs, n, &opt, got, NULL, &err) != EXG_OK)
+	{
+		FAIL("upload ring: GPU pair test: %s", err.message);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		differ += got[i] != want[i];
+	CHECK(differ == 0, "upload ring: %zu of %zu pair answers differ between GPU and CPU", differ, n);
+	if (differ == 0)
+		printf("  upload ring laps: %zu pairs (%zu MB of keys) tested on the GPU as on the CPU\n",
+			   n, n * sizeof(uint64_t) >> 20);
+done:
+	exg_join_pairs_free(hits);
+	free(pairs);
+	free(got);
+	free(want);
+	join_data_free(&a);
+	join_data_free(&b);
+}
+
 static void
 run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 {
@@ -307,6 +375,8 @@ main(int argc, char **argv)
 	require_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
 	have_gpu = exg_gpu_device_count(&gpu_err) > 0;
 	check_pair_sort();
+	if (have_gpu)
+		check_upload_ring_laps();
 
 	join_data_random(&a, 3, 3000, utm, 200, 8, 1);
 	join_data_random(&b, 3, 3000, utm, 200, 8, 2);

@@ -187,9 +187,12 @@ ring_alloc(size_t bytes)
 		}
 		(void) cudaGetLastError();
 		free(p);
+		p = nullptr;
 	}
 	setup_ns += exg_now_ns() - t0;
-	EXG_CUDA(host_alloc_timed((void **) &ring, bytes));
+	/* ring stays NULL if this throws: never a stale pointer for ring_free */
+	EXG_CUDA(host_alloc_timed(&p, bytes));
+	ring = (char *) p;
 	ring_registered = false;
 }
 
@@ -217,8 +220,8 @@ exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 	piece = (piece + RING_ROUND - 1) / RING_ROUND * RING_ROUND;
 	if (piece > RING_PIECE_MAX)
 		piece = RING_PIECE_MAX;
-	if (ring_done[0] == nullptr)
-		for (int i = 0; i < RING_PIECES; i++)
+	for (int i = 0; i < RING_PIECES; i++)
+		if (ring_done[i] == nullptr)
 			EXG_CUDA(cudaEventCreateWithFlags(&ring_done[i], cudaEventDisableTiming));
 	if (piece > ring_piece)
 	{
@@ -239,7 +242,13 @@ exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 		EXG_CUDA(cudaEventSynchronize(ring_done[k]));
 		exg_copy_parallel(p, (const char *) src + off, len);
 		EXG_CUDA(cudaMemcpyAsync((char *) dst + off, p, len, cudaMemcpyHostToDevice, s));
-		EXG_CUDA(cudaEventRecord(ring_done[k], s));
+
+		cudaError_t rc = cudaEventRecord(ring_done[k], s);
+
+		/* without its event the piece's copy is untracked: wait for it here */
+		if (rc != cudaSuccess)
+			(void) cudaStreamSynchronize(s);
+		exg_cuda_check(rc, "cudaEventRecord(ring_done[k], s)");
 	}
 }
 

@@ -82,7 +82,8 @@ struct exg_dbuf
 /* Pinned host staging: grow-only per slot, kept for the process. */
 enum exg_pinned_slot
 {
-	EXG_PINNED_UPLOAD = 0,
+	EXG_PINNED_UPLOAD = 0,		/* the box join's two upload halves (the
+								 * other joins upload through the ring) */
 	EXG_PINNED_DOWNLOAD,
 	EXG_PINNED_PAIRS,			/* the box join's pairs on their way to the sink */
 	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
