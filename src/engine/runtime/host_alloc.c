@@ -20,9 +20,12 @@ exg_host_realloc(void *p, size_t bytes)
 	if (q != NULL && bytes >= HUGE_MIN_BYTES)
 	{
 		/*
-		 * glibc serves arrays this big from their own mapping: advise the
-		 * whole pages inside it. Only advice: where THP is off, or the
-		 * kernel has no huge page to give, the array keeps small pages.
+		 * Advise the whole pages inside the array, none it may share with
+		 * other allocations (test_host_alloc). glibc mostly serves arrays
+		 * this big from their own mapping (from the heap once its mmap
+		 * threshold has risen after big frees, up to 32 MB). Only advice:
+		 * where THP is off, or the kernel has no huge page to give, the
+		 * array keeps small pages.
 		 */
 		uintptr_t	page = (uintptr_t) sysconf(_SC_PAGESIZE);
 		uintptr_t	lo = ((uintptr_t) q + page - 1) & ~(page - 1),
