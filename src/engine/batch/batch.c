@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "join_internal.h"
+#include "predicates_cpu.h"
 #include "locate_join.h"
 #include "triangulate.h"
 
@@ -98,9 +99,14 @@ add_prim(exg_batch *b, uint32_t i0, uint32_t i1, uint32_t i2, exg_error *err)
 	return EXG_OK;
 }
 
-/* Primitives of the 3D view, copied with their vertices. */
+/*
+ * The 3D view through exg_prims_build_3d, each primitive copied with its
+ * vertices: what add_3d made before it flattened rows itself, kept for the
+ * rows that add_3d hands back (ids that would pass 2^32 - 1, where this
+ * path's partial copy and its error are the reference).
+ */
 static exg_status
-add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
+add_3d_prims(exg_batch *b, const exg_shape *s, exg_error *err)
 {
 	exg_prims	p;
 	exg_status	st = exg_prims_build_3d(s, b->policy, &p, err);
@@ -122,6 +128,268 @@ add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
 	}
 	exg_prims_free(&p);
 	return st;
+}
+
+/*
+ * Where add_3d writes: the batch's arrays and counts in locals, so that
+ * stores of coordinates need not reload them (the extension is built with
+ * -fno-strict-aliasing).
+ */
+typedef struct flat_cursor
+{
+	double	   *xyz;
+	uint32_t   *tri;
+	uint32_t   *owner;
+	size_t		nv;
+	size_t		np;
+	uint32_t	row;
+} flat_cursor;
+
+static inline flat_cursor
+cursor_of(const exg_batch *b)
+{
+	flat_cursor c = {b->xyz, b->tri, b->owner, b->nverts, b->nprims, (uint32_t) b->nrows};
+
+	return c;
+}
+
+static inline uint32_t
+put_vertex(flat_cursor *c, const double *v)
+{
+	double	   *d = &c->xyz[3 * c->nv];
+
+	d[0] = v[0];
+	d[1] = v[1];
+	d[2] = v[2];
+	return (uint32_t) c->nv++;
+}
+
+static inline void
+put_prim(flat_cursor *c, uint32_t i0, uint32_t i1, uint32_t i2)
+{
+	uint32_t   *t = &c->tri[3 * c->np];
+
+	t[0] = i0;
+	t[1] = i1;
+	t[2] = i2;
+	c->owner[c->np++] = c->row;
+}
+
+/* A classified primitive, its vertices copied as add_3d_prims copies them. */
+static inline void
+put_simplex(flat_cursor *c, const exg_cpu_simplex *sx)
+{
+	uint32_t	v0 = put_vertex(c, sx->v[0]);
+	uint32_t	v1 = sx->kind == EXG_SIMPLEX_POINT ? v0 : put_vertex(c, sx->v[1]);
+	uint32_t	v2 = sx->kind == EXG_SIMPLEX_TRIANGLE ? put_vertex(c, sx->v[2]) : v1;
+
+	put_prim(c, v0, v1, v2);
+}
+
+/*
+ * Ring r's segments as geom_prims.c's push_ring_edges classifies them: a
+ * one-vertex ring is a point, a repeated vertex adds nothing, except at the
+ * start, where the zero-length segment classifies as a point.
+ */
+static void
+put_ring_edges(flat_cursor *c, const exg_shape *s, size_t r)
+{
+	size_t		first = s->ring_start[r],
+				end = s->ring_start[r + 1];
+	const double *x = s->xyz;
+
+	if (end - first == 1)
+	{
+		uint32_t	i = put_vertex(c, &x[3 * first]);
+
+		put_prim(c, i, i, i);
+		return;
+	}
+	for (size_t v = first; v + 1 < end; v++)
+	{
+		const double *p = &x[3 * v],
+				   *q = p + 3;
+		uint32_t	i,
+					j;
+
+		if (exg_cpu_equal3(p, q))
+		{
+			if (v == first)
+			{
+				i = put_vertex(c, p);
+				put_prim(c, i, i, i);
+			}
+			continue;
+		}
+		i = put_vertex(c, p);
+		j = put_vertex(c, q);
+		put_prim(c, i, j, j);
+	}
+}
+
+/* Most vertices and primitives ring r can add (as put_ring_edges). */
+static inline void
+ring_bound(const exg_shape *s, size_t r, size_t *nv, size_t *np)
+{
+	size_t		n = exg_ring_nverts(s, r);
+
+	*nv += n == 1 ? 1 : n ? 2 * (n - 1) : 0;
+	*np += n == 1 ? 1 : n ? n - 1 : 0;
+}
+
+/* Room for nv more vertices and np more primitives. */
+static bool
+reserve_more(exg_batch *b, size_t nv, size_t np)
+{
+	size_t		cap = b->prims_cap,
+				cap2 = b->prims_cap;
+	bool		ok;
+
+	if (!grow((void **) &b->xyz, &b->verts_cap, b->nverts + nv, 3 * sizeof(double)))
+		return false;
+	/* tri and owner share prims_cap, as in add_prim */
+	ok = grow((void **) &b->tri, &cap, b->nprims + np, 3 * sizeof(uint32_t)) &&
+		grow((void **) &b->owner, &cap2, b->nprims + np, sizeof(uint32_t));
+	b->prims_cap = cap < cap2 ? cap : cap2;
+	return ok;
+}
+
+/* Ids (nv vertices, np primitives in all) stay below UINT32_MAX - 1, as add_vertex and add_prim require. */
+static inline bool
+ids_fit(size_t nv, size_t np)
+{
+	return nv < UINT32_MAX - 1 && np < UINT32_MAX - 1;
+}
+
+/*
+ * The 3D view of s, flattened straight into b: the primitives that
+ * exg_prims_build_3d makes, in its order, classified by the same functions
+ * (intersect_logic.h, for points, segments and triangles; its own
+ * exg_prims_add_face_3d for polygon faces), without what the batch does not
+ * use (per-primitive boxes, the face map, the total box, a primitive array
+ * to copy from), into arrays reserved once for the row. Upward rounding is
+ * entered once per row, and only for rows with triangles or faces (segments
+ * and points need no orientation). Returns false, b untouched, where ids
+ * could pass 2^32 - 1: add_3d_prims then decides. On error b is as before.
+ * test/engine/test_batch_flatten.c holds it equal to add_3d_prims, bit for bit.
+ */
+static bool
+add_3d_direct(exg_batch *b, const exg_shape *s, exg_status *st, exg_error *err)
+{
+	size_t		nv0 = b->nverts,
+				np0 = b->nprims,
+				maxv = 0,
+				maxp = 0,
+				ci;
+	bool		rounding = false;
+	exg_round_state saved = 0;
+	exg_prims	face = {0};
+	flat_cursor c;
+
+	for (ci = 0; ci < s->ncomps; ci++)
+	{
+		const exg_comp *k = &s->comps[ci];
+
+		if (k->kind == EXG_COMP_POLYGON)
+			continue;
+		if (k->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, k->first_ring) >= 3)
+		{
+			maxv += 3;
+			maxp += 1;
+		}
+		else
+			ring_bound(s, k->first_ring, &maxv, &maxp);
+	}
+	if (!ids_fit(nv0 + maxv, np0 + maxp))
+		return false;
+	*st = EXG_OK;
+	if (!reserve_more(b, maxv, maxp))
+	{
+		*st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+		return true;
+	}
+	c = cursor_of(b);
+	for (ci = 0; ci < s->ncomps && *st == EXG_OK; ci++)
+	{
+		const exg_comp *k = &s->comps[ci];
+
+		if (k->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, k->first_ring) >= 3)
+		{
+			const double *a = &s->xyz[3 * s->ring_start[k->first_ring]];
+			exg_cpu_simplex sx = {0};
+
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			(void) exg_cpu_classify_triangle(a, a + 3, a + 6, 3, &sx);
+			put_simplex(&c, &sx);
+		}
+		else if (k->kind != EXG_COMP_POLYGON)
+			put_ring_edges(&c, s, k->first_ring);
+		else
+		{
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			face.nprims = 0;
+			*st = exg_prims_add_face_3d(&face, s, ci, b->policy, err);
+			if (*st != EXG_OK)
+				break;
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (!ids_fit(nv0 + maxv + 3 * face.nprims, np0 + maxp + face.nprims))
+			{
+				/* too many ids: the old path's partial copy and error decide */
+				b->nverts = nv0;
+				b->nprims = np0;
+				exg_round_restore(saved);
+				exg_prims_free(&face);
+				return false;
+			}
+			maxv += 3 * face.nprims;
+			maxp += face.nprims;
+			if (!reserve_more(b, maxv - (c.nv - nv0), maxp - (c.np - np0)))
+			{
+				*st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+				break;
+			}
+			c = cursor_of(b);
+			for (size_t t = 0; t < face.nprims; t++)
+			{
+				exg_cpu_simplex sx;
+
+				exg_cpu_simplex_of(s->xyz, &face.prims[t], &sx);
+				put_simplex(&c, &sx);
+			}
+		}
+	}
+	if (rounding)
+		exg_round_restore(saved);
+	if (face.cap > 0)
+		exg_prims_free(&face);
+	if (*st != EXG_OK)
+	{
+		b->nverts = nv0;
+		b->nprims = np0;
+		return true;
+	}
+	b->nverts = c.nv;
+	b->nprims = c.np;
+	return true;
+}
+
+static exg_status
+add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
+{
+	exg_status	st;
+
+	if (add_3d_direct(b, s, &st, err))
+		return st;
+	return add_3d_prims(b, s, err);
 }
 
 /* Ring r's consecutive segments (a ring of one vertex is a point). */
