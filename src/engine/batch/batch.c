@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gserialized_read.h"
 #include "join_internal.h"
 #include "predicates_cpu.h"
 #include "locate_join.h"
@@ -380,6 +381,182 @@ add_3d_direct(exg_batch *b, const exg_shape *s, exg_status *st, exg_error *err)
 	b->nverts = c.nv;
 	b->nprims = c.np;
 	return true;
+}
+
+/* Are the three coordinates finite? (x - x is 0 for finite x, NaN otherwise) */
+static inline bool
+finite3(const double *v)
+{
+	return v[0] - v[0] == 0 && v[1] - v[1] == 0 && v[2] - v[2] == 0;
+}
+
+/*
+ * A simple geometry (gserialized_read.h: points, linestrings, a TIN) from
+ * its bytes straight into b, without a shape: what exg_gserialized_read
+ * would store, flattened as add_3d_direct flattens it (the same vertex
+ * loads, comparisons, classification and order), reading the bytes once.
+ * Returns false, b's vertices and primitives as before, where the bytes are
+ * not simple, a coordinate is not finite, ids could pass 2^32 - 1 or memory
+ * is short: the caller then reads the bytes into a shape, and that path's
+ * result or error is the answer. *nonempty: a component was added.
+ */
+static bool
+add_serialized_3d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty, bool *has_z)
+{
+	exg_gs_simple it;
+	exg_comp_kind kind;
+	size_t		off,
+				nv0 = b->nverts,
+				np0 = b->nprims,
+				vlim,
+				plim;
+	uint32_t	n;
+	bool		rounding = false;
+	exg_round_state saved = 0;
+	flat_cursor c;
+
+	if (!exg_gs_simple_begin(data, size, &it))
+		return false;
+	*nonempty = false;
+	*has_z = it.has_z;
+	c = cursor_of(b);
+	/* below both the capacity and the id limit of add_vertex and add_prim */
+	vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+	plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+	while (exg_gs_simple_next(&it, &kind, &off, &n))
+	{
+		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
+					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
+
+		if (c.nv + need_v > vlim || c.np + need_p > plim)
+		{
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (!ids_fit(c.nv + need_v, c.np + need_p) || !reserve_more(b, need_v, need_p))
+			{
+				it.ok = false;
+				break;
+			}
+			c = cursor_of(b);
+			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+		}
+		*nonempty = true;
+		if (kind == EXG_COMP_TRIANGLE)
+		{
+			double		v[9];
+			exg_cpu_simplex sx = {0};
+
+			exg_gs_vertex(&it, off, v);
+			exg_gs_vertex(&it, off + it.stride, v + 3);
+			exg_gs_vertex(&it, off + 2 * it.stride, v + 6);
+			if (!finite3(v) || !finite3(v + 3) || !finite3(v + 6))
+			{
+				it.ok = false;
+				break;
+			}
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			(void) exg_cpu_classify_triangle(v, v + 3, v + 6, 3, &sx);
+			put_simplex(&c, &sx);
+		}
+		else if (kind == EXG_COMP_POINT)
+		{
+			double		p[3];
+			uint32_t	i;
+
+			exg_gs_vertex(&it, off, p);
+			if (!finite3(p))
+			{
+				it.ok = false;
+				break;
+			}
+			i = put_vertex(&c, p);
+			put_prim(&c, i, i, i);
+		}
+		else
+		{
+			/* put_ring_edges over the loaded vertices */
+			double		v[2][3];
+			int			cur = 0;
+
+			exg_gs_vertex(&it, off, v[0]);
+			if (!finite3(v[0]))
+			{
+				it.ok = false;
+				break;
+			}
+			for (uint32_t k = 1; k < n; k++)
+			{
+				const double *p = v[cur],
+						   *q = v[cur ^ 1];
+				uint32_t	i,
+							j;
+
+				exg_gs_vertex(&it, off + k * it.stride, v[cur ^ 1]);
+				if (!finite3(q))
+				{
+					it.ok = false;
+					break;
+				}
+				cur ^= 1;
+				if (exg_cpu_equal3(p, q))
+				{
+					if (k == 1)
+					{
+						i = put_vertex(&c, p);
+						put_prim(&c, i, i, i);
+					}
+					continue;
+				}
+				i = put_vertex(&c, p);
+				j = put_vertex(&c, q);
+				put_prim(&c, i, j, j);
+			}
+			if (!it.ok)
+				break;
+		}
+	}
+	if (rounding)
+		exg_round_restore(saved);
+	if (!it.ok)
+	{
+		b->nverts = nv0;
+		b->nprims = np0;
+		return false;
+	}
+	b->nverts = c.nv;
+	b->nprims = c.np;
+	return true;
+}
+
+exg_status
+exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
+						 exg_error *err)
+{
+	exg_status	st;
+	bool		nonempty,
+				has_z;
+
+	if (b->naxes == 3 && b->nrows < UINT32_MAX - 1 &&
+		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
+		add_serialized_3d(b, data, size, &nonempty, &has_z))
+	{
+		/* what exg_batch_add does around add_3d */
+		b->solid[b->nrows] = 0;
+		if (nonempty)
+			*(has_z ? &b->nrows_z : &b->nrows_flat) += 1;
+		b->nrows++;
+		return EXG_OK;
+	}
+	exg_shape_clear(scratch);
+	st = exg_gserialized_read(data, size, scratch, err);
+	if (st == EXG_OK)
+		st = exg_batch_add(b, scratch, err);
+	return st;
 }
 
 static exg_status

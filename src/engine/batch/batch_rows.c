@@ -31,9 +31,9 @@ typedef struct row_chunk
 	exg_error	err;			/* err.row: 1 + the failing row */
 } row_chunk;
 
-/* What each chunk does with its rows: parse into shape, then use it. */
-typedef exg_status (*row_fn) (void *arg, size_t chunk, size_t row, const exg_shape *s,
-							  exg_error *err);
+/* What each chunk does with row's bytes (scratch: a shape reused by the chunk). */
+typedef exg_status (*row_fn) (void *arg, size_t chunk, size_t row, const uint8_t *data,
+							  size_t size, exg_shape *scratch, exg_error *err);
 
 /* A few big rows (12 bodies of 10^5 triangles) are worth threads too. */
 static size_t
@@ -113,11 +113,8 @@ for_each_row(const exg_row_bytes *rows, int threads, size_t nchunks, row_fn fn, 
 				ch[c].st = exg_fail(&ch[c].err, EXG_ERR_INTERRUPTED, "canceled");
 				break;
 			}
-			exg_shape_clear(&s);
-			ch[c].st = exg_gserialized_read(rows->data + rows->off[i],
-											rows->off[i + 1] - rows->off[i], &s, &ch[c].err);
-			if (ch[c].st == EXG_OK)
-				ch[c].st = fn(arg, c, i, &s, &ch[c].err);
+			ch[c].st = fn(arg, c, i, rows->data + rows->off[i], rows->off[i + 1] - rows->off[i],
+						  &s, &ch[c].err);
 			if (ch[c].st != EXG_OK)
 				ch[c].err.row = i + 1;
 		}
@@ -152,12 +149,13 @@ typedef struct batch_rows_arg
 } batch_rows_arg;
 
 static exg_status
-add_to_part(void *arg, size_t chunk, size_t row, const exg_shape *s, exg_error *err)
+add_to_part(void *arg, size_t chunk, size_t row, const uint8_t *data, size_t size,
+			exg_shape *scratch, exg_error *err)
 {
 	batch_rows_arg *a = arg;
 
 	(void) row;
-	return exg_batch_add(chunk == 0 ? a->b : &a->part[chunk], s, err);
+	return exg_batch_add_serialized(chunk == 0 ? a->b : &a->part[chunk], data, size, scratch, err);
 }
 
 /*
@@ -269,14 +267,18 @@ typedef struct box_rows_arg
 } box_rows_arg;
 
 static exg_status
-box_of_row(void *arg, size_t chunk, size_t row, const exg_shape *s, exg_error *err)
+box_of_row(void *arg, size_t chunk, size_t row, const uint8_t *data, size_t size,
+		   exg_shape *s, exg_error *err)
 {
 	box_rows_arg *a = arg;
 	double		lo[3],
 				hi[3];
+	exg_status	st;
 
 	(void) chunk;
-	(void) err;
+	exg_shape_clear(s);
+	if ((st = exg_gserialized_read(data, size, s, err)) != EXG_OK)
+		return st;
 	a->has_box[row] = exg_shape_extent(s, lo, hi);
 	if (a->has_box[row])
 	{

@@ -592,6 +592,56 @@ read_payload(gs_reader *rd)
 	return st;
 }
 
+bool
+exg_gs_simple_begin(const uint8_t *data, size_t size, exg_gs_simple *it)
+{
+	gs_header	h = {0};
+	uint32_t	type;
+
+	memset(it, 0, sizeof(*it));
+	if (gs_read_header(data, size, &h, NULL) != EXG_OK || h.is_geodetic ||
+		size - h.payload_off < sizeof(type))
+		return false;
+	memcpy(&type, data + h.payload_off, sizeof(type));
+	it->data = data;
+	it->size = size;
+	it->stride = sizeof(double) * (2 + (size_t) h.has_z + (size_t) h.has_m);
+	it->has_z = h.has_z;
+	switch (type)
+	{
+		case GS_POINT:
+		case GS_LINESTRING:
+		case GS_TRIANGLE:
+			/* the top geometry is the one member */
+			it->member_type = type;
+			it->remaining = 1;
+			it->off = h.payload_off;
+			break;
+		case GS_MULTIPOINT:
+		case GS_MULTILINESTRING:
+		case GS_TIN:
+			{
+				uint32_t	ngeoms;
+
+				if (size - h.payload_off < 2 * sizeof(uint32_t))
+					return false;
+				memcpy(&ngeoms, data + h.payload_off + sizeof(type), sizeof(ngeoms));
+				it->off = h.payload_off + 2 * sizeof(uint32_t);
+				/* read_payload's bound: each member takes 8 bytes at least */
+				if ((size_t) ngeoms > (size - it->off) / 8)
+					return false;
+				it->member_type = type == GS_MULTIPOINT ? GS_POINT :
+					type == GS_MULTILINESTRING ? GS_LINESTRING : GS_TRIANGLE;
+				it->remaining = ngeoms;
+				break;
+			}
+		default:
+			return false;
+	}
+	it->ok = true;
+	return true;
+}
+
 exg_status
 exg_gserialized_read(const uint8_t *data, size_t size, exg_shape *out,
 					 exg_error *err)
