@@ -504,6 +504,7 @@ engine_call(BoxJoinState *bjs, int naxes, int which0, int which1, const exg_join
 		sum->cell_pairs += st.cell_pairs;
 		sum->waves += st.waves;
 		sum->splits += st.splits;
+		sum->gpu_setup_ns += st.gpu_setup_ns;
 		for (int p = 0; p < EXG_JOIN_PHASES; p++)
 			sum->phase_ns[p] += st.phase_ns[p];
 		sum->total_ns += st.total_ns;

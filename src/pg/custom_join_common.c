@@ -362,6 +362,9 @@ exactgpu_join_explain_times(double read_ms, double join_ms, const exg_join_stats
 {
 	ExplainPropertyFloat("Read Time", "ms", read_ms, 3, es);
 	ExplainPropertyFloat("Join Time", "ms", join_ms, 3, es);
+	/* only where the GPU was set up in this query (a backend's first GPU join) */
+	if (s->gpu_setup_ns > 0)
+		ExplainPropertyFloat("GPU Setup Time", "ms", s->gpu_setup_ns / 1e6, 3, es);
 	ExplainPropertyFloat("Upload Time", "ms", s->phase_ns[EXG_PHASE_UPLOAD] / 1e6, 3, es);
 	ExplainPropertyFloat("Prepare Time", "ms",
 						 (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6, 3, es);

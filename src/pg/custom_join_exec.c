@@ -409,6 +409,7 @@ run_join(ExactJoinState *ejs)
 	ejs->stats.contained += rep->stats.contained;
 	ejs->stats.waves += rep->stats.waves;
 	ejs->stats.splits += rep->stats.splits;
+	ejs->stats.gpu_setup_ns += rep->stats.gpu_setup_ns;
 	for (int p = 0; p < EXG_JOIN_PHASES; p++)
 		ejs->stats.phase_ns[p] += rep->stats.phase_ns[p];
 	memcpy(ejs->device_used, rep->stats.device_name, sizeof(ejs->device_used));

@@ -247,7 +247,10 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						context, rep->stats.device_name, rep->join_ms,
 						(unsigned long long) rep->stats.candidates,
 						(unsigned long long) rep->stats.hits,
-						(unsigned long long) rep->stats.exact_pairs)));
+						(unsigned long long) rep->stats.exact_pairs),
+				 rep->stats.gpu_setup_ns > 0 ?
+				 errdetail("Of it, %.1f ms setting the GPU up (driver, CUDA context, pinned buffers): this backend's first GPU join pays it.",
+						   rep->stats.gpu_setup_ns / 1e6) : 0));
 
 	/*
 	 * The pairs come sorted by id, each id pair once (rows_order): out as

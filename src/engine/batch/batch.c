@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "gserialized_read.h"
+#include "host_alloc.h"
 #include "join_internal.h"
-#include "predicates_cpu.h"
 #include "locate_join.h"
+#include "predicates_cpu.h"
 #include "triangulate.h"
 
 void
@@ -695,13 +696,13 @@ exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err)
 
 	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
-	xyz = realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
+	xyz = exg_host_realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
 	if (xyz)
 		b->xyz = xyz;
-	tri = realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
+	tri = exg_host_realloc(b->tri, (np ? np : 1) * 3 * sizeof(uint32_t));
 	if (tri)
 		b->tri = tri;
-	owner = realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
+	owner = exg_host_realloc(b->owner, (np ? np : 1) * sizeof(uint32_t));
 	if (owner)
 		b->owner = owner;
 	solid = realloc(b->solid, nr ? nr : 1);
@@ -1008,6 +1009,7 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 			stats->phase_ns[k] += ls.phase_ns[k];
 		stats->total_ns += ls.total_ns;
 		stats->exact_pairs += ls.exact_pairs;
+		stats->gpu_setup_ns += ls.gpu_setup_ns;
 	}
 	if (st != EXG_OK)
 	{

@@ -42,7 +42,8 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	exg_join_options opt;
 	exg_join_stats local;
 	exg_status	st;
-	uint64_t	t0 = exg_now_ns();
+	uint64_t	t0 = exg_now_ns(),
+				setup0;
 	caller_sink cs;
 
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
@@ -70,6 +71,7 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 	cs.sink = sink;
 	cs.arg = sink_arg;
 	cs.mode = exg_round_nearest_enter();
+	setup0 = exg_gpu_setup_ns();
 	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_box_join(A, B, naxes, &opt, in_caller_mode, &cs, stats, err);
@@ -82,6 +84,7 @@ exg_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 		exg_counters_local()->pair_tests += stats->cell_pairs;
 	}
 	exg_round_restore(cs.mode);
+	stats->gpu_setup_ns += exg_gpu_setup_ns() - setup0;
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK && stats->used_gpu)
 		exg_counters_local()->gpu_calls++;

@@ -29,6 +29,8 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_status	st;
 	uint64_t	t0 = exg_now_ns();
 
+	uint64_t	setup0 = exg_gpu_setup_ns();
+
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
 	*npairs_out = 0;
@@ -57,6 +59,7 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		stats->exact_pairs = after.exact_pairs - before.exact_pairs;
 		exg_join_name_cpu(stats, &opt);
 	}
+	stats->gpu_setup_ns += exg_gpu_setup_ns() - setup0;
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK)
 	{

@@ -124,6 +124,8 @@ typedef struct exg_join_stats
 	uint32_t	splits;			/* times the input was split to fit the GPU */
 	uint64_t	contained;		/* batch joins: row pairs found inside a solid */
 	bool		used_gpu;
+	uint64_t	gpu_setup_ns;	/* of it, setting the GPU up (context, pinned
+								 * buffers): the first GPU join of a process */
 	char		device_name[96];
 } exg_join_stats;
 

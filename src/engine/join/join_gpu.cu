@@ -57,29 +57,8 @@ bits_for(uint32_t n)
 	return b;
 }
 
-/* Bytes per piece of a staged upload. */
-#define UPLOAD_PIECE ((size_t) 64 << 20)
-
-/*
- * src (pageable) -> staging (pinned, n bytes of it reserved for this copy)
- * -> dst on the device, in pieces. Each piece has its own staging bytes, so
- * a piece copied later never overwrites one the bus is still reading.
- */
-static void
-upload_staged(void *dst, char *staging, const void *src, size_t n, cudaStream_t s)
-{
-	for (size_t off = 0; off < n; off += UPLOAD_PIECE)
-	{
-		size_t		len = n - off < UPLOAD_PIECE ? n - off : UPLOAD_PIECE;
-
-		exg_copy_parallel(staging + off, (const char *) src + off, len);
-		EXG_CUDA(cudaMemcpyAsync((char *) dst + off, staging + off, len,
-								 cudaMemcpyHostToDevice, s));
-	}
-}
-
 void
-exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaStream_t s)
+exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 {
 	size_t		xyz_bytes = sizeof(double) * 3 * (size_t) S->nverts;
 	size_t		idx_bytes = sizeof(uint32_t) * (size_t) S->arity * S->nprims;
@@ -91,20 +70,15 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging, cudaS
 	d.arity = S->arity;
 	d.xyz.alloc((size_t) 3 * S->nverts);
 	d.vidx.alloc((size_t) S->arity * S->nprims);
-	/*
-	 * Pageable memory goes through the pinned staging buffer (7x faster
-	 * DMA), piece by piece: each piece is copied on the worker pool and its
-	 * DMA queued at once, so the bus moves one piece while the threads copy
-	 * the next (one thread alone copied at ~2 GB/s, below the bus).
-	 */
+	/* pageable memory through the pinned ring (7x faster DMA than pageable) */
 	if (xyz_bytes && !exg_is_pinned(S->xyz))
 	{
-		upload_staged(d.xyz.p, staging, S->xyz, xyz_bytes, s);
+		exg_gpu_upload_pageable(d.xyz.p, S->xyz, xyz_bytes, s);
 		xyz = nullptr;
 	}
 	if (idx_bytes && !exg_is_pinned(S->vidx))
 	{
-		upload_staged(d.vidx.p, staging + xyz_bytes, S->vidx, idx_bytes, s);
+		exg_gpu_upload_pageable(d.vidx.p, S->vidx, idx_bytes, s);
 		idx = nullptr;
 	}
 	if (xyz)
@@ -216,15 +190,8 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 
 	/* ---- upload ---- */
 	clk.mark(0, s);
-	size_t		bytes_a = 24 * (size_t) A->nverts + 4 * (size_t) A->arity * A->nprims;
-	size_t		bytes_b = 24 * (size_t) B->nverts + 4 * (size_t) B->arity * B->nprims;
-	bool		pinned_in = exg_is_pinned(A->xyz) && exg_is_pinned(A->vidx) &&
-		exg_is_pinned(B->xyz) && exg_is_pinned(B->vidx);
-	char	   *staging = pinned_in ? nullptr
-		: (char *) exg_pinned_get(EXG_PINNED_UPLOAD, bytes_a + bytes_b + 64);
-
-	exg_gpu_upload_side(a, A, staging, s);
-	exg_gpu_upload_side(b, B, staging ? staging + bytes_a : nullptr, s);
+	exg_gpu_upload_side(a, A, s);
+	exg_gpu_upload_side(b, B, s);
 	clk.mark(1 + EXG_PHASE_UPLOAD, s);
 
 	/* ---- classify: vertex box, origin, vertex records, primitives ---- */
@@ -624,18 +591,14 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 		int			shift = bits_for(B->nprims);
 		exg_gpu_side a,
 					b;
-		size_t		bytes_a = 24 * (size_t) A->nverts + 4 * (size_t) A->arity * A->nprims;
-		size_t		bytes_b = 24 * (size_t) B->nverts + 4 * (size_t) B->arity * B->nprims;
-		char	   *staging = (char *) exg_pinned_get(EXG_PINNED_UPLOAD,
-													  bytes_a + bytes_b + 8 * n + 64);
 		exg_dbuf<double> misc(9);
 		double		host_misc[9],
 					origin[3];
 		std::vector<uint64_t> keys(n);
 
 		snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
-		exg_gpu_upload_side(a, A, staging, s);
-		exg_gpu_upload_side(b, B, staging + bytes_a, s);
+		exg_gpu_upload_side(a, A, s);
+		exg_gpu_upload_side(b, B, s);
 		exg_gpu_vertex_box(a, b, misc.p, s);
 		EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
 		EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
@@ -654,9 +617,7 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 		exg_dbuf<exg_gpu_counts> counts_d(1);
 		exg_gpu_counts counts = {0, 0};
 
-		memcpy(staging + bytes_a + bytes_b, keys.data(), 8 * n);
-		EXG_CUDA(cudaMemcpyAsync(keys_d.p, staging + bytes_a + bytes_b, 8 * n,
-								 cudaMemcpyHostToDevice, s));
+		exg_gpu_upload_pageable(keys_d.p, keys.data(), 8 * n, s);
 		EXG_CUDA(cudaMemcpyAsync(counts_d.p, &counts, sizeof(counts), cudaMemcpyHostToDevice, s));
 		bool		double_only = opt->filter == EXG_FILTER_DOUBLE;
 

@@ -84,10 +84,9 @@ struct exg_gpu_side
 	uint64_t	nentries;
 };
 
-/* Copy a primitive set to the device; pageable input goes through staging
- * (pinned, at least the set's bytes), pinned input is copied as is. */
-void		exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, char *staging,
-								cudaStream_t s);
+/* Copy a primitive set to the device; pageable input goes through the
+ * pinned ring (exg_gpu_upload_pageable), pinned input is copied as is. */
+void		exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s);
 
 /* Joint box of the vertices of both sets: 6 doubles, written to box_d. */
 void		exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d,

@@ -63,6 +63,14 @@ bool		exg_gpu_pairs_return(void *p);
  */
 void		exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes);
 
+/*
+ * Nanoseconds this process has spent setting the GPU up: opening the
+ * driver, creating the CUDA context, allocating pinned host buffers. A join
+ * reports the difference across it (exg_join_stats.gpu_setup_ns), so the
+ * first GPU join of a backend says what it paid beyond joining.
+ */
+uint64_t	exg_gpu_setup_ns(void);
+
 /* One line describing the GPU build, e.g. "CUDA 13.0 (sm_90)" or "none". */
 const char *exg_gpu_build_info(void);
 

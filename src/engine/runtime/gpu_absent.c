@@ -77,6 +77,12 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
 }
 
+uint64_t
+exg_gpu_setup_ns(void)
+{
+	return 0;
+}
+
 void *
 exg_host_alloc(size_t bytes)
 {

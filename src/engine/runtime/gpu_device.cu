@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include "gpu.h"
+#include "gpu_runtime.cuh"
+#include "stats.h"
 #include "worker_signals.h"
 
 extern "C" int
@@ -17,10 +19,16 @@ exg_gpu_device_count(exg_error *err)
 	sigset_t	old;
 
 	/* the first call starts CUDA's own threads: without the host's signals */
+	uint64_t	t0 = exg_now_ns();
+
 	exg_signals_block(&old);
 	cudaError_t rc = cudaGetDeviceCount(&n);
 
 	exg_signals_restore(&old);
+	/* the first call opens the driver: part of what the first GPU join pays
+	 * (not counted without a GPU: then no GPU join follows) */
+	if (rc == cudaSuccess && n > 0)
+		exg_gpu_setup_add(exg_now_ns() - t0);
 
 	if (rc != cudaSuccess)
 	{

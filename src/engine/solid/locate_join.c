@@ -47,7 +47,8 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 	exg_join_options opt;
 	exg_join_stats local;
 	exg_status	st;
-	uint64_t	t0 = exg_now_ns();
+	uint64_t	t0 = exg_now_ns(),
+				setup0;
 	uint32_t	t;
 
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
@@ -74,6 +75,7 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 			: exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting pairs");
 	}
 
+	setup0 = exg_gpu_setup_ns();
 	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_locate(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
@@ -86,6 +88,7 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 		st = exg_locate_cpu(pts, npts, S, &opt, pairs_out, npairs_out, stats, err);
 		exg_join_name_cpu(stats, &opt);
 	}
+	stats->gpu_setup_ns += exg_gpu_setup_ns() - setup0;
 	stats->total_ns = exg_now_ns() - t0;
 	if (st == EXG_OK)
 	{

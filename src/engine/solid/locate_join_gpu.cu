@@ -219,20 +219,15 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	cudaStream_t s = ctx->stream;
 	uint64_t	t0 = exg_now_ns();
 	exg_prim_set P = {pts, npts, nullptr, 0, 1};
-	size_t		bytes_t = 24 * (size_t) S->tris.nverts + 12 * (size_t) S->tris.nprims;
-	size_t		bytes_p = 24 * (size_t) npts;
-	char	   *staging = (char *) exg_pinned_get(EXG_PINNED_UPLOAD, bytes_t + bytes_p + 4 * (size_t) S->tris.nprims + 64);
 	exg_gpu_side tris,
 				points,
 				none;
 	exg_dbuf<uint32_t> body(S->tris.nprims);
 
 	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
-	exg_gpu_upload_side(tris, &S->tris, staging, s);
-	exg_gpu_upload_side(points, &P, staging + bytes_t, s);
-	memcpy(staging + bytes_t + bytes_p, S->body, 4 * (size_t) S->tris.nprims);
-	EXG_CUDA(cudaMemcpyAsync(body.p, staging + bytes_t + bytes_p, 4 * (size_t) S->tris.nprims,
-							 cudaMemcpyHostToDevice, s));
+	exg_gpu_upload_side(tris, &S->tris, s);
+	exg_gpu_upload_side(points, &P, s);
+	exg_gpu_upload_pageable(body.p, S->body, 4 * (size_t) S->tris.nprims, s);
 	st->phase_ns[EXG_PHASE_UPLOAD] += elapsed(t0, s);
 
 	/* origin at the bodies' centre; vertex records and classified triangles */
