@@ -146,16 +146,76 @@ typedef struct batch_rows_arg
 {
 	exg_batch  *b;
 	exg_batch  *part;			/* part[c] for chunk c >= 1 */
+	const exg_row_bytes *rows;
+	size_t		nchunks;
+	uint8_t    *sized;			/* per chunk: its batch was sized */
 } batch_rows_arg;
+
+/*
+ * Most vertices and primitives a row adds to a 3D batch, read off its first
+ * bytes: a TIN's triangles, the vertices of linestrings (each segment two),
+ * points; nothing for the other geometries (their arrays grow as they go).
+ */
+static void
+row_bound(const uint8_t *data, size_t size, size_t *nv, size_t *np)
+{
+	exg_gs_simple it;
+
+	if (!exg_gs_simple_begin(data, size, &it))
+		return;
+	if (it.member_type == 14)
+	{
+		*nv += 3 * (size_t) it.remaining;
+		*np += it.remaining;
+	}
+	else
+	{
+		size_t		n = it.member_type == 2 ? (size - it.off) / it.stride : it.remaining;
+
+		*nv += 2 * n;
+		*np += n;
+	}
+}
+
+/*
+ * Size a chunk's batch once for the rows first .. end - 1, from their bytes,
+ * where it grew by doubling (each step a copy and fresh pages: most of
+ * parsing big bodies on two threads). Only capacity: if memory is short
+ * here, adding the rows reports it.
+ */
+static void
+size_chunk(exg_batch *b, const exg_row_bytes *rows, size_t first, size_t end)
+{
+	size_t		nv = 0,
+				np = 0;
+
+	if (b->naxes != 3)
+		return;
+	for (size_t i = first; i < end; i++)
+		row_bound(rows->data + rows->off[i], rows->off[i + 1] - rows->off[i], &nv, &np);
+	nv += b->nverts;
+	np += b->nprims;
+	if ((nv > b->verts_cap || np > b->prims_cap) && nv < UINT32_MAX && np < UINT32_MAX)
+		(void) exg_batch_reserve(b, nv > b->verts_cap ? nv : b->verts_cap,
+								 np > b->prims_cap ? np : b->prims_cap,
+								 b->solid_cap > b->nrows + (end - first) ? b->solid_cap : b->nrows + (end - first),
+								 NULL);
+}
 
 static exg_status
 add_to_part(void *arg, size_t chunk, size_t row, const uint8_t *data, size_t size,
 			exg_shape *scratch, exg_error *err)
 {
 	batch_rows_arg *a = arg;
+	exg_batch  *b = chunk == 0 ? a->b : &a->part[chunk];
 
-	(void) row;
-	return exg_batch_add_serialized(chunk == 0 ? a->b : &a->part[chunk], data, size, scratch, err);
+	if (!a->sized[chunk])
+	{
+		/* the chunk's first row: chunks run their rows in order */
+		a->sized[chunk] = 1;
+		size_chunk(b, a->rows, row, chunk_start(a->rows, chunk + 1, a->nchunks));
+	}
+	return exg_batch_add_serialized(b, data, size, scratch, err);
 }
 
 /*
@@ -231,9 +291,16 @@ exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads, exg_err
 	exg_status	st;
 
 	arg.b = b;
+	arg.rows = rows;
+	arg.nchunks = nchunks;
 	arg.part = calloc(nchunks ? nchunks : 1, sizeof(exg_batch));
-	if (arg.part == NULL)
+	arg.sized = calloc(nchunks ? nchunks : 1, 1);
+	if (arg.part == NULL || arg.sized == NULL)
+	{
+		free(arg.part);
+		free(arg.sized);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading join input");
+	}
 	for (size_t c = 1; c < nchunks; c++)
 		exg_batch_init(&arg.part[c], b->naxes, b->policy);
 	st = for_each_row(rows, t, nchunks, add_to_part, &arg, err);
@@ -244,6 +311,7 @@ exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads, exg_err
 	for (size_t c = 1; c < nchunks; c++)
 		exg_batch_free(&arg.part[c]);
 	free(arg.part);
+	free(arg.sized);
 	if (st != EXG_OK)
 	{
 		/* b holds its rows as before (chunk 0 may have added some) */
