@@ -229,6 +229,64 @@ put_ring_edges(flat_cursor *c, const exg_shape *s, size_t r)
 	}
 }
 
+/*
+ * A polygon face that is a triangle: one closed ring of three distinct
+ * vertices (a POLYHEDRALSURFACE of triangles, as many tools write solids).
+ */
+static inline bool
+is_triangle_face(const exg_shape *s, const exg_comp *k)
+{
+	const double *v;
+
+	if (k->nrings != 1 || exg_ring_nverts(s, k->first_ring) != 4)
+		return false;
+	v = &s->xyz[3 * s->ring_start[k->first_ring]];
+	return exg_cpu_equal3(v, v + 9) && !exg_cpu_equal3(v, v + 3) &&
+		!exg_cpu_equal3(v + 3, v + 6) && !exg_cpu_equal3(v, v + 6);
+}
+
+/*
+ * A triangle face (is_triangle_face, ring r) as push_polygon_3d makes it,
+ * without its planarity checks (three points are always coplanar), copies
+ * and triangulation: its vertices a, b, c are distinct, so push_polygon_3d
+ * takes the projection axis k of exg_cpu_normal_axis(a, b, c); when there is
+ * none (a, b, c collinear) the face is its ring's three edges; otherwise
+ * exg_triangulate_polygon returns the one triangle, in the ring's own
+ * orientation, starting at the vertex that is lowest lexicographically in
+ * the projection (its sweep's first point; the projected vertices are
+ * distinct, since they have a non-zero orientation there). That triangle
+ * classifies as one (no degeneracy), so it is stored as ordered.
+ * test_batch_flatten holds this equal to the generic path. Upward rounding.
+ */
+static void
+put_triangle_face(flat_cursor *c, const exg_shape *s, size_t r)
+{
+	const double *v = &s->xyz[3 * s->ring_start[r]];
+	int			sg,
+				k = exg_cpu_normal_axis(v, v + 3, v + 6, &sg),
+				i,
+				j,
+				m = 0;
+	uint32_t	p0,
+				p1,
+				p2;
+
+	if (k < 0)
+	{
+		put_ring_edges(c, s, r);
+		return;
+	}
+	i = (k + 1) % 3;
+	j = (k + 2) % 3;
+	for (int t = 1; t < 3; t++)
+		if (v[3 * t + i] < v[3 * m + i] || (v[3 * t + i] == v[3 * m + i] && v[3 * t + j] < v[3 * m + j]))
+			m = t;
+	p0 = put_vertex(c, &v[3 * m]);
+	p1 = put_vertex(c, &v[3 * ((m + 1) % 3)]);
+	p2 = put_vertex(c, &v[3 * ((m + 2) % 3)]);
+	put_prim(c, p0, p1, p2);
+}
+
 /* Most vertices and primitives ring r can add (as put_ring_edges). */
 static inline void
 ring_bound(const exg_shape *s, size_t r, size_t *nv, size_t *np)
@@ -293,7 +351,15 @@ add_3d_direct(exg_batch *b, const exg_shape *s, exg_status *st, exg_error *err)
 		const exg_comp *k = &s->comps[ci];
 
 		if (k->kind == EXG_COMP_POLYGON)
+		{
+			if (is_triangle_face(s, k))
+			{
+				/* a triangle, or its three edges */
+				maxv += 6;
+				maxp += 3;
+			}
 			continue;
+		}
 		if (k->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, k->first_ring) >= 3)
 		{
 			maxv += 3;
@@ -336,6 +402,11 @@ add_3d_direct(exg_batch *b, const exg_shape *s, exg_status *st, exg_error *err)
 			{
 				saved = exg_round_up_enter();
 				rounding = true;
+			}
+			if (is_triangle_face(s, k))
+			{
+				put_triangle_face(&c, s, k->first_ring);
+				continue;
 			}
 			face.nprims = 0;
 			*st = exg_prims_add_face_3d(&face, s, ci, b->policy, err);
