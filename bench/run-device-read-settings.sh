@@ -77,3 +77,19 @@ echo "$variants" | tr '|' '\n' | while IFS= read -r v; do
 	echo '```' >> "$report"
 	stop_pg
 done
+
+# the first GPU join of a fresh backend, under the last variant: what it
+# pays to set the GPU up (the NOTICE's detail), then the same join again
+v=$(echo "$variants" | tr '|' '\n' | tail -1)
+start_pg "$v"
+echo "## first GPU join in a fresh backend (postmaster options: ${v:-(default)})" >> "$report"
+echo '```' >> "$report"
+q "" <<'SQL' 2>&1 | tee -a "$report"
+SET exactgpu.device = 'gpu';
+SET exactgpu.progress = on;
+\timing on
+SELECT count(*) AS first_join_pairs FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SELECT count(*) AS second_join_pairs FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SQL
+echo '```' >> "$report"
+stop_pg

@@ -40,11 +40,13 @@ bool		exactgpu_enable_batch_join = true;
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 
 /*
- * Cost constants, in the planner's units. PostgreSQL charges a row-by-row
- * call procost * cpu_operator_cost (25 for our COST 10000). The batch join
- * parses each row once (about one operator per 8 bytes of geometry) and then
- * settles a candidate row pair for a fraction of a call: measured 17 s row
- * by row against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20.
+ * Cost constants, in the planner's units. The batch join parses each row
+ * once (about one operator per 8 bytes of geometry) and then settles a
+ * candidate row pair for a fraction of the declared call (procost *
+ * cpu_operator_cost, 25 for our COST 10000): measured 17 s row by row
+ * against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20. (Row-by-row
+ * calls are priced from their widths, sql_support.c; both halves were left
+ * as they were measured: bench/results/2026-11-24-cpu2-cost-model.md.)
  */
 #define EXACT_JOIN_PAIR_FRACTION	(1.0 / 20.0)
 /* Starting a batch join: the worker pool's dispatch, allocations (two calls). */
@@ -100,14 +102,26 @@ exactgpu_exact_predicate_of(Oid funcid)
 }
 
 /*
- * The average width of a geometry argument: pg_statistic's for a column
- * (PostGIS's own ANALYZE measures its geometries detoasted, so bodies kept
- * out of line count at their full size, not as 18-byte TOAST pointers).
+ * The average width of a geometry argument, if the planner can know it:
+ * pg_statistic's for a column (PostGIS's own ANALYZE measures its
+ * geometries detoasted, so bodies kept out of line count at their full
+ * size, not as 18-byte TOAST pointers), the actual size for a constant.
  */
-double
-exactgpu_geometry_width(PlannerInfo *root, Node *arg)
+bool
+exactgpu_geometry_width_known(PlannerInfo *root, Node *arg, double *width)
 {
-	if (IsA(arg, Var))
+	if (arg == NULL)
+		return false;
+	if (IsA(arg, Const))
+	{
+		Const	   *c = (Const *) arg;
+
+		if (c->constisnull || c->constlen != -1)
+			return false;
+		*width = VARSIZE_ANY(DatumGetPointer(c->constvalue));
+		return true;
+	}
+	if (IsA(arg, Var) && root != NULL)
 	{
 		Var		   *var = (Var *) arg;
 
@@ -121,31 +135,37 @@ exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 				int32		w = get_attavgwidth(rte->relid, var->varattno);
 
 				if (w > 0)
-					return w;
+				{
+					*width = w;
+					return true;
+				}
 			}
 		}
 	}
-	return EXACT_JOIN_DEFAULT_WIDTH;
+	return false;
 }
 
-/*
- * PostGIS estimates a parameterized box probe at a fixed 1e-4 of the table,
- * far too few rows, while the predicate's COST 10000 prices a call far
- * above what a small one takes (a point in a cube: about a microsecond):
- * the two errors cancel on small geometries, where an index probe per outer
- * row is the right plan (one ore body's samples: 4 ms probed, 85 ms by
- * reading every sample). On large ones (a 10 MB body: 0.44 ms a call, each
- * detoasting and looking up its arguments) the probe's real rows matter.
- */
-bool
-exactgpu_heavy_call(PlannerInfo *root, List *args)
+/* The same, or a few dozen vertices when it cannot be known. */
+double
+exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 {
-	double		w = 0;
-	ListCell   *lc;
+	double		w;
 
-	foreach(lc, args)
-		w += exactgpu_geometry_width(root, lfirst(lc));
-	return w >= EXACT_HEAVY_CALL_BYTES;
+	return exactgpu_geometry_width_known(root, arg, &w) ? w : EXACT_JOIN_DEFAULT_WIDTH;
+}
+
+/* A function's declared COST (procost), its support function not asked. */
+static float4
+declared_cost(Oid funcid)
+{
+	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	float4		cost;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for function %u", funcid);
+	cost = ((Form_pg_proc) GETSTRUCT(tup))->procost;
+	ReleaseSysCache(tup);
+	return cost;
 }
 
 /*
@@ -199,7 +219,6 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 				call_cost,
 				startup;
 	int			device;
-	QualCost	qcost;
 
 	if (prev_join_pathlist_hook)
 		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
@@ -232,9 +251,12 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	/* the clause's selectivity is that of the box overlap (sql_support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *
 						  clause_selectivity(root, (Node *) clause, 0, JOIN_INNER, extra->sjinfo));
-	memset(&qcost, 0, sizeof(qcost));
-	add_function_cost(root, ((FuncExpr *) clause)->funcid, (Node *) clause, &qcost);
-	call_cost = qcost.per_tuple;
+	/*
+	 * A pair is priced as a fraction of the declared call (procost), not of
+	 * the width-aware row-by-row call the support function answers: what the
+	 * batch pays per pair does not shrink with a cached argument.
+	 */
+	call_cost = declared_cost(((FuncExpr *) clause)->funcid) * cpu_operator_cost;
 	work = (outer_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_out)) +
 			inner_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_in)) +
 			pairs * call_cost * EXACT_JOIN_PAIR_FRACTION);

@@ -50,17 +50,13 @@ void		exactgpu_custom_join_init(void);
 /* Which of our predicates a function is, whatever its schema (custom_join.c). */
 ExactJoinPredicate exactgpu_exact_predicate_of(Oid funcid);
 
-/* The average bytes of a geometry argument, as PostGIS's ANALYZE measures them (custom_join.c). */
-double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
-
 /*
- * Is a call of our predicate on these arguments a heavy one: together at
- * least EXACT_HEAVY_CALL_BYTES on average (custom_join.c)? Only for those
- * are a nested loop's parameterized probes re-estimated and charged
- * (sql_support.c, param_scan_cost.c).
+ * The average bytes of a geometry argument, as PostGIS's ANALYZE measures
+ * them or a constant's own (custom_join.c): _known says whether the planner
+ * can know it; exactgpu_geometry_width answers a default where it cannot.
  */
-#define EXACT_HEAVY_CALL_BYTES		65536.0
-bool		exactgpu_heavy_call(PlannerInfo *root, List *args);
+bool		exactgpu_geometry_width_known(PlannerInfo *root, Node *arg, double *width);
+double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 
 /*
  * What parsing one geometry of width bytes costs the planner: about one
@@ -69,6 +65,23 @@ bool		exactgpu_heavy_call(PlannerInfo *root, List *args);
  */
 #define EXACT_JOIN_BYTES_PER_OP		8.0
 #define exactgpu_parse_cost(width)	((width) / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost)
+
+/*
+ * What one row-by-row call of a predicate costs, measured on the 2-core
+ * build machine (bench/results/2026-11-24-cpu2-cost-model.md; one
+ * cpu_operator_cost there is about 7 ns): the geometry cache keeps the
+ * arguments that repeat from call to call, and a call whose larger
+ * argument is cached (the body a nested loop holds outside, a probe's
+ * parameter) takes about 1.5 us (EXACT_CALL_OPS) plus the parse of the
+ * other, about 2 ns a byte (EXACT_CALL_BYTES_PER_OP): a point in a
+ * cached 10 MB body 1 us, a 30-vertex hole 3 us. Parsing the larger one
+ * is charged where a plan pays it (param_scan_cost.c).
+ */
+#define EXACT_CALL_OPS				200.0
+#define EXACT_CALL_BYTES_PER_OP		4.0
+#define exactgpu_call_parse_cost(width)	((width) / EXACT_CALL_BYTES_PER_OP * cpu_operator_cost)
+#define exactgpu_call_cost(w0, w1) \
+	(EXACT_CALL_OPS * cpu_operator_cost + exactgpu_call_parse_cost(Min((w0), (w1))))
 
 /* Charge nested loops' parameterized index scans their predicate calls (param_scan_cost.c). */
 void		exactgpu_param_scan_cost_init(void);

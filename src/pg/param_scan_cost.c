@@ -18,8 +18,10 @@
  * the holes once per body parses each body once). So each such path is
  * charged the calls and parses it was not, after its own core costing
  * (set_rel_pathlist_hook: "it could also modify paths added by the core
- * code"). Only calls on heavy arguments are charged
- * (exactgpu_heavy_call in custom_join.c says why small ones are not).
+ * code"). A call is priced from its arguments' widths (sql_support.c's
+ * cost_request: the smaller argument parsed, the larger cached); the
+ * larger one's parse is charged here, per row where the probed table holds
+ * it, per probe where the outer row does.
  */
 #include "exactgpu.h"
 
@@ -34,33 +36,43 @@
 static set_rel_pathlist_hook_type prev_rel_pathlist_hook = NULL;
 
 /*
- * What one row of a probe of rel costs our predicates among clauses: their
- * calls, and the parse of rel's geometry argument in each.
+ * What a probe of rel costs our predicates among clauses: per row, their
+ * calls (priced from the arguments' widths by the support function, which
+ * counts the smaller argument's parse) and, where rel's argument is the
+ * larger, its parse; per probe, the parse of the outer argument where it
+ * is the larger (cached after the probe's first call).
  */
 static void
-exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, Cost *parse)
+exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, Cost *parse,
+				 Cost *per_probe)
 {
 	ListCell   *lc;
 
-	*call = *parse = 0;
+	*call = *parse = *per_probe = 0;
 	foreach(lc, clauses)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 		FuncExpr   *f;
 		QualCost	qc;
-		ListCell   *la;
+		double		w0,
+					w1;
+		bool		first_probed;
 
 		if (!IsA(ri->clause, FuncExpr) ||
 			exactgpu_exact_predicate_of(((FuncExpr *) ri->clause)->funcid) == EXACT_PRED_NONE ||
-			!exactgpu_heavy_call(root, ((FuncExpr *) ri->clause)->args))
+			list_length(((FuncExpr *) ri->clause)->args) != 2)
 			continue;
 		f = (FuncExpr *) ri->clause;
 		memset(&qc, 0, sizeof(qc));
 		add_function_cost(root, f->funcid, (Node *) f, &qc);
 		*call += qc.per_tuple;
-		foreach(la, f->args)
-			if (bms_equal(pull_varnos(root, lfirst(la)), rel->relids))
-				*parse += exactgpu_parse_cost(exactgpu_geometry_width(root, lfirst(la)));
+		w0 = exactgpu_geometry_width(root, linitial(f->args));
+		w1 = exactgpu_geometry_width(root, lsecond(f->args));
+		first_probed = bms_equal(pull_varnos(root, linitial(f->args)), rel->relids);
+		if (first_probed == (w0 >= w1))
+			*parse += exactgpu_call_parse_cost(Max(w0, w1));
+		else
+			*per_probe += exactgpu_call_parse_cost(Max(w0, w1));
 	}
 }
 
@@ -76,6 +88,7 @@ param_scan_cost(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 		Path	   *path = lfirst(lc);
 		Cost		call,
 					parse,
+					per_probe,
 					bitmap_cost;
 		Selectivity selec;
 		double		charged;
@@ -91,7 +104,7 @@ param_scan_cost(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 			cost_bitmap_tree_node(((BitmapHeapPath *) path)->bitmapqual, &bitmap_cost, &selec);
 		else
 			continue;
-		exact_calls_cost(root, rel, path->param_info->ppi_clauses, &call, &parse);
+		exact_calls_cost(root, rel, path->param_info->ppi_clauses, &call, &parse, &per_probe);
 		if (call <= 0)
 			continue;
 		/* cost_index and cost_bitmap_heap_scan charged the call, not the
@@ -99,7 +112,7 @@ param_scan_cost(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 		 * promised */
 		charged = clamp_row_est(selec * rel->tuples);
 		path->total_cost += Max(path->rows - charged, 0) * (call + parse + cpu_tuple_cost) +
-			Min(path->rows, charged) * parse;
+			Min(path->rows, charged) * parse + per_probe;
 	}
 }
 

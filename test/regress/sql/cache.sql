@@ -40,4 +40,29 @@ SELECT count(*) FILTER (WHERE ST_ExactIntersects3D(CASE WHEN p.id % 2 = 0 THEN b
                         <> j.hit) AS order_matters
 FROM big_body b, probes p JOIN joined j USING (id);
 
-DROP TABLE big_body, probes;
+-- Bodies stored IN LINE, compressed (a compressible grid): their cache
+-- identity is their stored bytes. Three bodies that differ only by a shift
+-- (so their compressed bytes differ little), probed alternately row by
+-- row: every answer equals the one-call-per-statement answer.
+CREATE TABLE inline_bodies (id int, geom geometry);
+INSERT INTO inline_bodies SELECT s, ST_Collect(ARRAY(
+	SELECT ST_GeomFromText(format('TRIANGLE Z((%1$s %2$s 0, %3$s %2$s 0, %1$s %4$s 0, %1$s %2$s 0))', i + s, j, i + s + 1, j + 1))
+	FROM generate_series(0, 11) i, generate_series(0, 11) j))
+FROM generate_series(0, 2) s;
+SELECT id, pg_column_compression(geom) IS NOT NULL AS compressed FROM inline_bodies ORDER BY id;
+SELECT pg_relation_size(reltoastrelid) AS stored_out_of_line FROM pg_class WHERE relname = 'inline_bodies';
+CREATE TEMP TABLE inline_joined AS
+	SELECT b.id AS bid, p.id AS pid, ST_ExactIntersects3D(b.geom, p.geom) AS hit
+	FROM probes p, inline_bodies b WHERE p.id >= 1000;
+CREATE FUNCTION pg_temp.one_inline_call(bid int, pid int) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE r boolean;
+BEGIN
+	EXECUTE 'SELECT ST_ExactIntersects3D(b.geom, p.geom) FROM inline_bodies b, probes p WHERE b.id = $1 AND p.id = $2'
+		INTO r USING bid, pid;
+	RETURN r;
+END $$;
+SELECT bid, count(*) FILTER (WHERE hit) AS hits, count(*) AS n,
+	count(*) FILTER (WHERE hit <> pg_temp.one_inline_call(bid, pid)) AS cache_disagrees
+FROM inline_joined GROUP BY bid ORDER BY bid;
+
+DROP TABLE big_body, probes, inline_bodies;

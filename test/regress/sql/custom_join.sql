@@ -181,12 +181,16 @@ DROP TABLE cj_long;
 
 -- Rescans: in a correlated subquery (a parameter changes: both sides read
 -- again) and on a nested loop's inner side (no parameter: the rows again).
+-- One body a grade: the planner probes the holes' index per body (0.4 ms,
+-- against 0.9 ms batched); nested loops off, to test the batch's rescans.
+SET enable_nestloop = off;
 EXPLAIN (COSTS OFF)
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.grade = b0.grade)
 FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500);
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.grade = b0.grade) AS batch,
 	(SELECT count(*) FROM cj_rbr r WHERE r.grade = b0.grade) AS row_by_row
 FROM cj_bodies b0 WHERE b0.id IN (0, 11, 33, 500) ORDER BY b0.name COLLATE "C";
+RESET enable_nestloop;
 -- the parameter in a clause of the join itself: the children do not change
 EXPLAIN (COSTS OFF)
 SELECT b0.name, (SELECT count(*) FROM cj_holes h JOIN cj_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.depth + b.grade > b0.grade)

@@ -1,0 +1,44 @@
+#!/bin/sh
+# On the GPU machine (device tool), in a few minutes: the planner's choice
+# between the batch join and a nested loop of index probes, against both
+# plans measured, for the cases of bench/results/2026-11-24-cpu2-cost-model.md
+# (bench/sql/cost_model.sh) with exactgpu.device = auto (16 CPU threads for
+# the batch join, or the GPU where the planner sends it), then the large
+# mine's plan (20,000 holes x 100 bodies, 10^7 triangles: the ExactJoin on
+# the GPU is expected) with EXPLAIN ANALYZE.
+# Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
+# branch and installed (shared/tools/pg-bundle.sh after make install),
+# demo/bin/minegen. Report: $OUT/cost-model.md.
+set -eu
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+tar -xJf .carry/pgbundle.tar.xz -C /
+/opt/pgbundle/activate >/dev/null
+. /opt/pgbundle/env
+work=/tmp/exactgpu-cost-model
+pkill -x postgres 2>/dev/null && sleep 2 || true
+rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
+su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
+	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off' -w start >/dev/null"
+md="$work/cost-model.md"
+{
+	echo "# Cost model: the planner's choice against both plans, on the GPU machine"
+	echo
+	echo "Device: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader);" \
+		"host: $(nproc) cores"
+	echo
+} > "$md"
+chown pg "$md"
+su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
+	PARTS='a b c d' bench/sql/cost_model.sh demo/bin/minegen $md" 2>&1 | tail -20 || true
+# the large mine: the planner's plan, run
+su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
+	d=\$(mktemp -d) && demo/bin/minegen --size large --seed 7 --out \$d >/dev/null &&
+	psql -X -q -c 'CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE' &&
+	psql -X -q -v dir=\$d -v replace=1 -f \$d/load.sql >/dev/null && psql -X -q -c ANALYZE &&
+	{ echo; echo '## Large mine, the planner'\''s plan'; echo; echo '\`\`\`';
+	  psql -X -c 'SET exactgpu.progress = off' -c 'EXPLAIN ANALYZE SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)';
+	  echo '\`\`\`'; } >> $md" 2>&1 | tail -20 || true
+cp "$md" "$out/cost-model.md"
+cat "$md"

@@ -1,0 +1,77 @@
+-- A call of an exact predicate is priced from its arguments' widths (the
+-- support function's answer to SupportRequestCost), not at the declared
+-- COST 10000 whatever the geometries: a point in a 12-triangle cube is a
+-- cheap call, the same point against 250 kB bodies parses a body a call.
+-- PostgreSQL runs a scan's cheaper conditions first, so the order of a
+-- filter shows the price: cjc_check, costed between the two, comes after
+-- the call on small bodies and before the call on heavy ones.
+SET exactgpu.device = 'cpu';
+CREATE FUNCTION cjc_cube(x0 float8, y0 float8, z0 float8, s float8, n int) RETURNS geometry
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	t text[] := '{}';
+	p text[];
+	u float8[];
+BEGIN
+	FOR f IN 0..5 LOOP
+		FOR i IN 0..n - 1 LOOP
+			FOR j IN 0..n - 1 LOOP
+				u := ARRAY[s * i / n, s * (i + 1) / n, s * j / n, s * (j + 1) / n];
+				p := '{}';
+				FOR c IN 0..3 LOOP
+					DECLARE a float8 := u[CASE WHEN c IN (0, 3) THEN 1 ELSE 2 END];
+						b float8 := u[CASE WHEN c IN (0, 1) THEN 3 ELSE 4 END];
+					BEGIN
+						p := p || CASE f
+							WHEN 0 THEN format('%s %s %s', x0 + a, y0 + b, z0)
+							WHEN 1 THEN format('%s %s %s', x0 + a, y0 + b, z0 + s)
+							WHEN 2 THEN format('%s %s %s', x0 + a, y0, z0 + b)
+							WHEN 3 THEN format('%s %s %s', x0 + a, y0 + s, z0 + b)
+							WHEN 4 THEN format('%s %s %s', x0, y0 + a, z0 + b)
+							ELSE format('%s %s %s', x0 + s, y0 + a, z0 + b) END;
+					END;
+				END LOOP;
+				t := t || format('((%s, %s, %s, %s))', p[1], p[2], p[3], p[1])
+					|| format('((%s, %s, %s, %s))', p[1], p[3], p[4], p[1]);
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RETURN ST_GeomFromText('TIN Z(' || array_to_string(t, ', ') || ')');
+END $$;
+-- the same five bodies, as 12 triangles and as 2,700
+CREATE TABLE cjc_small (id int, geom geometry);
+CREATE TABLE cjc_heavy (id int, geom geometry);
+INSERT INTO cjc_small SELECT i, cjc_cube(i * 6, 0, 0, 4, 1) FROM generate_series(0, 4) i;
+INSERT INTO cjc_heavy SELECT i, cjc_cube(i * 6, 0, 0, 4, 15) FROM generate_series(0, 4) i;
+ANALYZE cjc_small;
+ANALYZE cjc_heavy;
+SELECT (SELECT max(octet_length(geom::bytea)) FROM cjc_small) < 2000 AS small,
+	(SELECT min(octet_length(geom::bytea)) FROM cjc_heavy) > 200000 AS heavy;
+-- 3,000 operators (7.5 units): dearer than a call on a point and a small
+-- body, cheaper than one that parses a 250 kB body (about 160 units)
+CREATE FUNCTION cjc_check(i int) RETURNS bool LANGUAGE plpgsql IMMUTABLE COST 3000 AS $$ BEGIN RETURN i >= 0; END $$;
+
+EXPLAIN (COSTS OFF)
+SELECT id FROM cjc_small WHERE ST_ExactIntersects3D(geom, 'POINT Z(6 2 4)') AND cjc_check(id);
+EXPLAIN (COSTS OFF)
+SELECT id FROM cjc_heavy WHERE ST_ExactIntersects3D(geom, 'POINT Z(6 2 4)') AND cjc_check(id);
+-- the 2D predicate and the point-in-solid one alike
+EXPLAIN (COSTS OFF)
+SELECT id FROM cjc_small WHERE ST_ExactIntersects(geom, 'POINT(6 2)') AND cjc_check(id);
+EXPLAIN (COSTS OFF)
+SELECT id FROM cjc_heavy WHERE ST_ExactIntersectsSolid3D(geom, 'POINT Z(6 2 4)') AND cjc_check(id);
+-- a width the planner cannot know (an expression): the declared cost
+EXPLAIN (COSTS OFF)
+SELECT id FROM cjc_small WHERE ST_ExactIntersects3D(ST_Translate(geom, 0, 0, 0), 'POINT Z(6 2 4)') AND cjc_check(id);
+-- the answers do not depend on the order: (6 2 4) is on an edge of body 1
+-- (the cube [6, 10] x [0, 4] x [0, 4]), (6 2) in its 2D area, (7 2 2)
+-- inside it; the other bodies are 2 apart
+SELECT (SELECT array_agg(id ORDER BY id) FROM cjc_small WHERE ST_ExactIntersects3D(geom, 'POINT Z(6 2 4)') AND cjc_check(id)) AS small,
+	(SELECT array_agg(id ORDER BY id) FROM cjc_heavy WHERE ST_ExactIntersects3D(geom, 'POINT Z(6 2 4)') AND cjc_check(id)) AS heavy,
+	(SELECT array_agg(id ORDER BY id) FROM cjc_small WHERE ST_ExactIntersects(geom, 'POINT(6 2)') AND cjc_check(id)) AS small_2d,
+	(SELECT array_agg(id ORDER BY id) FROM cjc_heavy WHERE ST_ExactIntersectsSolid3D(geom, 'POINT Z(7 2 2)') AND cjc_check(id)) AS heavy_solid;
+
+DROP TABLE cjc_small, cjc_heavy;
+DROP FUNCTION cjc_check(int);
+DROP FUNCTION cjc_cube(float8, float8, float8, float8, int);
+RESET exactgpu.device;
