@@ -1,5 +1,6 @@
 # Benchmark programs (no PostgreSQL). Included from the top-level Makefile.
-#   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate
+#   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate,
+#                bench_parse
 
 BENCH_BIN    := bench/bin
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/engine -Itest/fixtures
@@ -31,6 +32,12 @@ $(BENCH_BIN)/bench_triangulate: bench/bench_triangulate.c $(ENGINE_SRCS) $(GPU_A
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_triangulate.c \
 		$(ENGINE_SRCS) $(GPU_ABSENT) -lgmp -lm -lpthread
 
+# Flattening serialized rows into a join batch (the read path), CPU only.
+$(BENCH_BIN)/bench_parse: bench/bench_parse.c test/engine/gs_write.h test/fixtures/mine.c $(ENGINE_SRCS) $(GPU_ABSENT) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
+	@mkdir -p $(BENCH_BIN)
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_parse.c test/fixtures/mine.c \
+		$(ENGINE_SRCS) $(GPU_ABSENT) -lgmp -lm -lpthread
+
 $(BENCH_BIN)/mesh_convert: bench/mesh_convert.c bench/mesh_io.c bench/mesh_io.h
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/mesh_convert.c bench/mesh_io.c
@@ -49,4 +56,4 @@ $(BENCH_BIN)/bench_cgal_join: bench/cgal/bench_cgal_join.cpp
 
 .PHONY: bench
 bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
-       $(BENCH_BIN)/bench_triangulate $(BENCH_PEERS)
+       $(BENCH_BIN)/bench_triangulate $(BENCH_BIN)/bench_parse $(BENCH_PEERS)

@@ -179,16 +179,8 @@ batch_dims(const exg_batch *b)
 static exg_status
 flatten_one(RowScratch *s, const uint8 *g, size_t len, exg_error *err)
 {
-	exg_status	st;
-
-	exg_shape_clear(&s->shape);
-	st = exg_gserialized_read(g, len, &s->shape, err);
-	if (st == EXG_OK)
-	{
-		exg_batch_reset(&s->batch);
-		st = exg_batch_add(&s->batch, &s->shape, err);
-	}
-	return st;
+	exg_batch_reset(&s->batch);
+	return exg_batch_add_serialized(&s->batch, g, len, &s->shape, err);
 }
 
 static dsa_pointer
@@ -248,9 +240,10 @@ flatten_toast(ReadTask *t, dsa_area *area, RowScratch *s, exg_error *err)
 }
 
 /*
- * In-line rows row0 .. row1 - 1: each flattened alone (its indices relative
- * to its own vertices, as a TOAST row's), then all copied into one DSA
- * block. Their SRIDs were checked as the query ran.
+ * In-line rows row0 .. row1 - 1, flattened one after another into the
+ * scratch batch (its buffers kept from task to task), then copied into one
+ * DSA block with each row's indices made relative to its own vertices, as
+ * a TOAST row's. Their SRIDs were checked as the query ran.
  */
 static exg_status
 flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
@@ -262,32 +255,31 @@ flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
 	uint64	   *nv = palloc(sizeof(uint64) * nr),
 			   *np = palloc(sizeof(uint64) * nr);
 	uint8	   *meta = palloc(2 * nr);
-	exg_batch	all;
+	exg_batch  *all = &s->batch;
 	exg_status	st = EXG_OK;
 	Size		head = MAXALIGN(2 * sizeof(uint64) * nr + 2 * nr);
 
-	exg_batch_init(&all, s->batch.naxes, s->batch.policy);
+	exg_batch_reset(all);
 	for (uint32 j = 0; j < nr && st == EXG_OK; j++)
 	{
-		st = flatten_one(s, data + off[j], off[j + 1] - off[j], err);
-		if (st == EXG_OK)
-			st = exg_batch_reserve(&all, all.nverts + s->batch.nverts,
-								   all.nprims + s->batch.nprims, 1, err);
+		size_t		v0 = all->nverts,
+					p0 = all->nprims,
+					z0 = all->nrows_z,
+					f0 = all->nrows_flat;
+
+		st = exg_batch_add_serialized(all, data + off[j], off[j + 1] - off[j], &s->shape, err);
 		if (st != EXG_OK)
 			break;
-		memcpy(all.xyz + 3 * all.nverts, s->batch.xyz, s->batch.nverts * 3 * sizeof(double));
-		memcpy(all.tri + 3 * all.nprims, s->batch.tri, s->batch.nprims * 3 * sizeof(uint32));
-		all.nverts += s->batch.nverts;
-		all.nprims += s->batch.nprims;
-		nv[j] = s->batch.nverts;
-		np[j] = s->batch.nprims;
-		meta[j] = s->batch.solid[0];
-		meta[nr + j] = batch_dims(&s->batch);
+		nv[j] = all->nverts - v0;
+		np[j] = all->nprims - p0;
+		meta[j] = all->solid[j];
+		/* as batch_dims of the row alone */
+		meta[nr + j] = all->nrows_z > z0 ? 3 : all->nrows_flat > f0 ? 2 : 0;
 	}
 	if (st == EXG_OK)
 	{
-		size_t		vbytes = all.nverts * 3 * sizeof(double),
-					pbytes = all.nprims * 3 * sizeof(uint32);
+		size_t		vbytes = all->nverts * 3 * sizeof(double),
+					pbytes = all->nprims * 3 * sizeof(uint32);
 
 		t->flat = flat_allocate(area, head + vbytes + pbytes, err);
 		if (!DsaPointerIsValid(t->flat))
@@ -295,17 +287,24 @@ flatten_inline(ReadTask *t, const InlineRows *ir, dsa_area *area, RowScratch *s,
 		else
 		{
 			char	   *p = dsa_get_address(area, t->flat);
+			uint32	   *dt = (uint32 *) (p + head + vbytes);
+			size_t		k = 0;
+			uint32		vbase = 0;
 
 			memcpy(p, nv, sizeof(uint64) * nr);
 			memcpy(p + sizeof(uint64) * nr, np, sizeof(uint64) * nr);
 			memcpy(p + 2 * sizeof(uint64) * nr, meta, 2 * nr);
-			memcpy(p + head, all.xyz, vbytes);
-			memcpy(p + head + vbytes, all.tri, pbytes);
-			t->nverts = all.nverts;
-			t->nprims = all.nprims;
+			memcpy(p + head, all->xyz, vbytes);
+			for (uint32 j = 0; j < nr; j++)
+			{
+				for (size_t e = k + 3 * np[j]; k < e; k++)
+					dt[k] = all->tri[k] - vbase;
+				vbase += (uint32) nv[j];
+			}
+			t->nverts = all->nverts;
+			t->nprims = all->nprims;
 		}
 	}
-	exg_batch_free(&all);
 	pfree(nv);
 	pfree(np);
 	pfree(meta);

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gserialized_read.h"
 #include "host_alloc.h"
 #include "join_internal.h"
 #include "locate_join.h"
+#include "predicates_cpu.h"
 #include "triangulate.h"
 
 void
@@ -99,9 +101,14 @@ add_prim(exg_batch *b, uint32_t i0, uint32_t i1, uint32_t i2, exg_error *err)
 	return EXG_OK;
 }
 
-/* Primitives of the 3D view, copied with their vertices. */
+/*
+ * The 3D view through exg_prims_build_3d, each primitive copied with its
+ * vertices: what add_3d made before it flattened rows itself, kept for the
+ * rows that add_3d hands back (ids that would pass 2^32 - 1, where this
+ * path's partial copy and its error are the reference).
+ */
 static exg_status
-add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
+add_3d_prims(exg_batch *b, const exg_shape *s, exg_error *err)
 {
 	exg_prims	p;
 	exg_status	st = exg_prims_build_3d(s, b->policy, &p, err);
@@ -123,6 +130,515 @@ add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
 	}
 	exg_prims_free(&p);
 	return st;
+}
+
+/*
+ * Where add_3d writes: the batch's arrays and counts in locals, so that
+ * stores of coordinates need not reload them (the extension is built with
+ * -fno-strict-aliasing).
+ */
+typedef struct flat_cursor
+{
+	double	   *xyz;
+	uint32_t   *tri;
+	uint32_t   *owner;
+	size_t		nv;
+	size_t		np;
+	uint32_t	row;
+} flat_cursor;
+
+static inline flat_cursor
+cursor_of(const exg_batch *b)
+{
+	flat_cursor c = {b->xyz, b->tri, b->owner, b->nverts, b->nprims, (uint32_t) b->nrows};
+
+	return c;
+}
+
+static inline uint32_t
+put_vertex(flat_cursor *c, const double *v)
+{
+	double	   *d = &c->xyz[3 * c->nv];
+
+	d[0] = v[0];
+	d[1] = v[1];
+	d[2] = v[2];
+	return (uint32_t) c->nv++;
+}
+
+static inline void
+put_prim(flat_cursor *c, uint32_t i0, uint32_t i1, uint32_t i2)
+{
+	uint32_t   *t = &c->tri[3 * c->np];
+
+	t[0] = i0;
+	t[1] = i1;
+	t[2] = i2;
+	c->owner[c->np++] = c->row;
+}
+
+/* A classified primitive, its vertices copied as add_3d_prims copies them. */
+static inline void
+put_simplex(flat_cursor *c, const exg_cpu_simplex *sx)
+{
+	uint32_t	v0 = put_vertex(c, sx->v[0]);
+	uint32_t	v1 = sx->kind == EXG_SIMPLEX_POINT ? v0 : put_vertex(c, sx->v[1]);
+	uint32_t	v2 = sx->kind == EXG_SIMPLEX_TRIANGLE ? put_vertex(c, sx->v[2]) : v1;
+
+	put_prim(c, v0, v1, v2);
+}
+
+/*
+ * Ring r's segments as geom_prims.c's push_ring_edges classifies them: a
+ * one-vertex ring is a point, a repeated vertex adds nothing, except at the
+ * start, where the zero-length segment classifies as a point.
+ */
+static void
+put_ring_edges(flat_cursor *c, const exg_shape *s, size_t r)
+{
+	size_t		first = s->ring_start[r],
+				end = s->ring_start[r + 1];
+	const double *x = s->xyz;
+
+	if (end - first == 1)
+	{
+		uint32_t	i = put_vertex(c, &x[3 * first]);
+
+		put_prim(c, i, i, i);
+		return;
+	}
+	for (size_t v = first; v + 1 < end; v++)
+	{
+		const double *p = &x[3 * v],
+				   *q = p + 3;
+		uint32_t	i,
+					j;
+
+		if (exg_cpu_equal3(p, q))
+		{
+			if (v == first)
+			{
+				i = put_vertex(c, p);
+				put_prim(c, i, i, i);
+			}
+			continue;
+		}
+		i = put_vertex(c, p);
+		j = put_vertex(c, q);
+		put_prim(c, i, j, j);
+	}
+}
+
+/*
+ * A polygon face that is a triangle: one closed ring of three distinct
+ * vertices (a POLYHEDRALSURFACE of triangles, as many tools write solids).
+ */
+static inline bool
+is_triangle_face(const exg_shape *s, const exg_comp *k)
+{
+	const double *v;
+
+	if (k->nrings != 1 || exg_ring_nverts(s, k->first_ring) != 4)
+		return false;
+	v = &s->xyz[3 * s->ring_start[k->first_ring]];
+	return exg_cpu_equal3(v, v + 9) && !exg_cpu_equal3(v, v + 3) &&
+		!exg_cpu_equal3(v + 3, v + 6) && !exg_cpu_equal3(v, v + 6);
+}
+
+/*
+ * A triangle face (is_triangle_face, ring r) as push_polygon_3d makes it,
+ * without its planarity checks (three points are always coplanar), copies
+ * and triangulation: its vertices a, b, c are distinct, so push_polygon_3d
+ * takes the projection axis k of exg_cpu_normal_axis(a, b, c); when there is
+ * none (a, b, c collinear) the face is its ring's three edges; otherwise
+ * exg_triangulate_polygon returns the one triangle, in the ring's own
+ * orientation, starting at the vertex that is lowest lexicographically in
+ * the projection (its sweep's first point; the projected vertices are
+ * distinct, since they have a non-zero orientation there). That triangle
+ * classifies as one (no degeneracy), so it is stored as ordered.
+ * test_batch_flatten holds this equal to the generic path. Upward rounding.
+ */
+static void
+put_triangle_face(flat_cursor *c, const exg_shape *s, size_t r)
+{
+	const double *v = &s->xyz[3 * s->ring_start[r]];
+	int			sg,
+				k = exg_cpu_normal_axis(v, v + 3, v + 6, &sg),
+				i,
+				j,
+				m = 0;
+	uint32_t	p0,
+				p1,
+				p2;
+
+	if (k < 0)
+	{
+		put_ring_edges(c, s, r);
+		return;
+	}
+	i = (k + 1) % 3;
+	j = (k + 2) % 3;
+	for (int t = 1; t < 3; t++)
+		if (v[3 * t + i] < v[3 * m + i] || (v[3 * t + i] == v[3 * m + i] && v[3 * t + j] < v[3 * m + j]))
+			m = t;
+	p0 = put_vertex(c, &v[3 * m]);
+	p1 = put_vertex(c, &v[3 * ((m + 1) % 3)]);
+	p2 = put_vertex(c, &v[3 * ((m + 2) % 3)]);
+	put_prim(c, p0, p1, p2);
+}
+
+/* Most vertices and primitives ring r can add (as put_ring_edges). */
+static inline void
+ring_bound(const exg_shape *s, size_t r, size_t *nv, size_t *np)
+{
+	size_t		n = exg_ring_nverts(s, r);
+
+	*nv += n == 1 ? 1 : n ? 2 * (n - 1) : 0;
+	*np += n == 1 ? 1 : n ? n - 1 : 0;
+}
+
+/* Room for nv more vertices and np more primitives. */
+static bool
+reserve_more(exg_batch *b, size_t nv, size_t np)
+{
+	size_t		cap = b->prims_cap,
+				cap2 = b->prims_cap;
+	bool		ok;
+
+	if (!grow((void **) &b->xyz, &b->verts_cap, b->nverts + nv, 3 * sizeof(double)))
+		return false;
+	/* tri and owner share prims_cap, as in add_prim */
+	ok = grow((void **) &b->tri, &cap, b->nprims + np, 3 * sizeof(uint32_t)) &&
+		grow((void **) &b->owner, &cap2, b->nprims + np, sizeof(uint32_t));
+	b->prims_cap = cap < cap2 ? cap : cap2;
+	return ok;
+}
+
+/* Ids (nv vertices, np primitives in all) stay below UINT32_MAX - 1, as add_vertex and add_prim require. */
+static inline bool
+ids_fit(size_t nv, size_t np)
+{
+	return nv < UINT32_MAX - 1 && np < UINT32_MAX - 1;
+}
+
+/*
+ * The 3D view of s, flattened straight into b: the primitives that
+ * exg_prims_build_3d makes, in its order, classified by the same functions
+ * (intersect_logic.h, for points, segments and triangles; its own
+ * exg_prims_add_face_3d for polygon faces), without what the batch does not
+ * use (per-primitive boxes, the face map, the total box, a primitive array
+ * to copy from), into arrays reserved once for the row. Upward rounding is
+ * entered once per row, and only for rows with triangles or faces (segments
+ * and points need no orientation). Returns false, b untouched, where ids
+ * could pass 2^32 - 1: add_3d_prims then decides. On error b is as before.
+ * test/engine/test_batch_flatten.c holds it equal to add_3d_prims, bit for bit.
+ */
+static bool
+add_3d_direct(exg_batch *b, const exg_shape *s, exg_status *st, exg_error *err)
+{
+	size_t		nv0 = b->nverts,
+				np0 = b->nprims,
+				maxv = 0,
+				maxp = 0,
+				ci;
+	bool		rounding = false;
+	exg_round_state saved = 0;
+	exg_prims	face = {0};
+	flat_cursor c;
+
+	for (ci = 0; ci < s->ncomps; ci++)
+	{
+		const exg_comp *k = &s->comps[ci];
+
+		if (k->kind == EXG_COMP_POLYGON)
+		{
+			if (is_triangle_face(s, k))
+			{
+				/* a triangle, or its three edges */
+				maxv += 6;
+				maxp += 3;
+			}
+			continue;
+		}
+		if (k->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, k->first_ring) >= 3)
+		{
+			maxv += 3;
+			maxp += 1;
+		}
+		else
+			ring_bound(s, k->first_ring, &maxv, &maxp);
+	}
+	if (!ids_fit(nv0 + maxv, np0 + maxp))
+		return false;
+	*st = EXG_OK;
+	if (!reserve_more(b, maxv, maxp))
+	{
+		*st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+		return true;
+	}
+	c = cursor_of(b);
+	for (ci = 0; ci < s->ncomps && *st == EXG_OK; ci++)
+	{
+		const exg_comp *k = &s->comps[ci];
+
+		if (k->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, k->first_ring) >= 3)
+		{
+			const double *a = &s->xyz[3 * s->ring_start[k->first_ring]];
+			exg_cpu_simplex sx = {0};
+
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			(void) exg_cpu_classify_triangle(a, a + 3, a + 6, 3, &sx);
+			put_simplex(&c, &sx);
+		}
+		else if (k->kind != EXG_COMP_POLYGON)
+			put_ring_edges(&c, s, k->first_ring);
+		else
+		{
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			if (is_triangle_face(s, k))
+			{
+				put_triangle_face(&c, s, k->first_ring);
+				continue;
+			}
+			face.nprims = 0;
+			*st = exg_prims_add_face_3d(&face, s, ci, b->policy, err);
+			if (*st != EXG_OK)
+				break;
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (!ids_fit(nv0 + maxv + 3 * face.nprims, np0 + maxp + face.nprims))
+			{
+				/* too many ids: the old path's partial copy and error decide */
+				b->nverts = nv0;
+				b->nprims = np0;
+				exg_round_restore(saved);
+				exg_prims_free(&face);
+				return false;
+			}
+			maxv += 3 * face.nprims;
+			maxp += face.nprims;
+			if (!reserve_more(b, maxv - (c.nv - nv0), maxp - (c.np - np0)))
+			{
+				*st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+				break;
+			}
+			c = cursor_of(b);
+			for (size_t t = 0; t < face.nprims; t++)
+			{
+				exg_cpu_simplex sx;
+
+				exg_cpu_simplex_of(s->xyz, &face.prims[t], &sx);
+				put_simplex(&c, &sx);
+			}
+		}
+	}
+	if (rounding)
+		exg_round_restore(saved);
+	if (face.cap > 0)
+		exg_prims_free(&face);
+	if (*st != EXG_OK)
+	{
+		b->nverts = nv0;
+		b->nprims = np0;
+		return true;
+	}
+	b->nverts = c.nv;
+	b->nprims = c.np;
+	return true;
+}
+
+/* Are the three coordinates finite? (x - x is 0 for finite x, NaN otherwise) */
+static inline bool
+finite3(const double *v)
+{
+	return v[0] - v[0] == 0 && v[1] - v[1] == 0 && v[2] - v[2] == 0;
+}
+
+/*
+ * A simple geometry (gserialized_read.h: points, linestrings, a TIN) from
+ * its bytes straight into b, without a shape: what exg_gserialized_read
+ * would store, flattened as add_3d_direct flattens it (the same vertex
+ * loads, comparisons, classification and order), reading the bytes once.
+ * Returns false, b's vertices and primitives as before, where the bytes are
+ * not simple, a coordinate is not finite, ids could pass 2^32 - 1 or memory
+ * is short: the caller then reads the bytes into a shape, and that path's
+ * result or error is the answer. *nonempty: a component was added.
+ */
+static bool
+add_serialized_3d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty, bool *has_z)
+{
+	exg_gs_simple it;
+	exg_comp_kind kind;
+	size_t		off,
+				nv0 = b->nverts,
+				np0 = b->nprims,
+				vlim,
+				plim;
+	uint32_t	n;
+	bool		rounding = false;
+	exg_round_state saved = 0;
+	flat_cursor c;
+
+	if (!exg_gs_simple_begin(data, size, &it))
+		return false;
+	*nonempty = false;
+	*has_z = it.has_z;
+	c = cursor_of(b);
+	/* below both the capacity and the id limit of add_vertex and add_prim */
+	vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+	plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+	while (exg_gs_simple_next(&it, &kind, &off, &n))
+	{
+		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
+					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
+
+		if (c.nv + need_v > vlim || c.np + need_p > plim)
+		{
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (!ids_fit(c.nv + need_v, c.np + need_p) || !reserve_more(b, need_v, need_p))
+			{
+				it.ok = false;
+				break;
+			}
+			c = cursor_of(b);
+			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+		}
+		*nonempty = true;
+		if (kind == EXG_COMP_TRIANGLE)
+		{
+			double		v[9];
+			exg_cpu_simplex sx = {0};
+
+			exg_gs_vertex(&it, off, v);
+			exg_gs_vertex(&it, off + it.stride, v + 3);
+			exg_gs_vertex(&it, off + 2 * it.stride, v + 6);
+			if (!finite3(v) || !finite3(v + 3) || !finite3(v + 6))
+			{
+				it.ok = false;
+				break;
+			}
+			if (!rounding)
+			{
+				saved = exg_round_up_enter();
+				rounding = true;
+			}
+			(void) exg_cpu_classify_triangle(v, v + 3, v + 6, 3, &sx);
+			put_simplex(&c, &sx);
+		}
+		else if (kind == EXG_COMP_POINT)
+		{
+			double		p[3];
+			uint32_t	i;
+
+			exg_gs_vertex(&it, off, p);
+			if (!finite3(p))
+			{
+				it.ok = false;
+				break;
+			}
+			i = put_vertex(&c, p);
+			put_prim(&c, i, i, i);
+		}
+		else
+		{
+			/* put_ring_edges over the loaded vertices */
+			double		v[2][3];
+			int			cur = 0;
+
+			exg_gs_vertex(&it, off, v[0]);
+			if (!finite3(v[0]))
+			{
+				it.ok = false;
+				break;
+			}
+			for (uint32_t k = 1; k < n; k++)
+			{
+				const double *p = v[cur],
+						   *q = v[cur ^ 1];
+				uint32_t	i,
+							j;
+
+				exg_gs_vertex(&it, off + k * it.stride, v[cur ^ 1]);
+				if (!finite3(q))
+				{
+					it.ok = false;
+					break;
+				}
+				cur ^= 1;
+				if (exg_cpu_equal3(p, q))
+				{
+					if (k == 1)
+					{
+						i = put_vertex(&c, p);
+						put_prim(&c, i, i, i);
+					}
+					continue;
+				}
+				i = put_vertex(&c, p);
+				j = put_vertex(&c, q);
+				put_prim(&c, i, j, j);
+			}
+			if (!it.ok)
+				break;
+		}
+	}
+	if (rounding)
+		exg_round_restore(saved);
+	if (!it.ok)
+	{
+		b->nverts = nv0;
+		b->nprims = np0;
+		return false;
+	}
+	b->nverts = c.nv;
+	b->nprims = c.np;
+	return true;
+}
+
+exg_status
+exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
+						 exg_error *err)
+{
+	exg_status	st;
+	bool		nonempty,
+				has_z;
+
+	if (b->naxes == 3 && b->nrows < UINT32_MAX - 1 &&
+		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
+		add_serialized_3d(b, data, size, &nonempty, &has_z))
+	{
+		/* what exg_batch_add does around add_3d */
+		b->solid[b->nrows] = 0;
+		if (nonempty)
+			*(has_z ? &b->nrows_z : &b->nrows_flat) += 1;
+		b->nrows++;
+		return EXG_OK;
+	}
+	exg_shape_clear(scratch);
+	st = exg_gserialized_read(data, size, scratch, err);
+	if (st == EXG_OK)
+		st = exg_batch_add(b, scratch, err);
+	return st;
+}
+
+static exg_status
+add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
+{
+	exg_status	st;
+
+	if (add_3d_direct(b, s, &st, err))
+		return st;
+	return add_3d_prims(b, s, err);
 }
 
 /* Ring r's consecutive segments (a ring of one vertex is a point). */

@@ -60,6 +60,18 @@ exg_status	exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_
 exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
 
 /*
+ * Add one serialized geometry (PostGIS bytes without the varlena header) as
+ * row b->nrows: the same batch and the same errors as exg_gserialized_read
+ * into a shape and exg_batch_add, but the simple geometries of a 3D batch
+ * (TIN, TRIANGLE, (MULTI)LINESTRING, (MULTI)POINT: most join inputs) are
+ * flattened straight from the bytes. scratch is a shape (exg_shape_init'ed,
+ * reused from row to row, freed by the caller) for the others; a read
+ * error leaves b unchanged, as exg_batch_add is then not called.
+ */
+exg_status	exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size,
+									 exg_shape *scratch, exg_error *err);
+
+/*
  * Serialized geometries (PostGIS bytes without the varlena header), as a
  * reader collects them: row i is data[off[i] .. off[i + 1]).
  */

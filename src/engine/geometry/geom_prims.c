@@ -256,6 +256,14 @@ done:
 	return st;
 }
 
+exg_status
+exg_prims_add_face_3d(exg_prims *p, const exg_shape *s, size_t ci,
+					  exg_nonplanar_policy policy, exg_error *err)
+{
+	p->xyz = s->xyz;
+	return push_polygon_3d(p, s, &s->comps[ci], policy, err);
+}
+
 static void
 total_box(exg_prims *p)
 {

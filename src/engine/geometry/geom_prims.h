@@ -58,6 +58,18 @@ typedef enum exg_nonplanar_policy
 exg_status	exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy,
 							   exg_prims *out, exg_error *err);
 
+/*
+ * Append the primitives of polygon component ci of s (a face: triangles,
+ * or its rings' linework when it spans no area), exactly as
+ * exg_prims_build_3d makes them, to p (whose xyz becomes s->xyz; p may
+ * hold earlier primitives of s, or be reset with nprims = 0 and reused).
+ * Upward rounding must be active (exg_round_up_enter). For readers that
+ * flatten the other components themselves (batch.c); on failure p keeps
+ * what it had, plus possibly some of this face's primitives.
+ */
+exg_status	exg_prims_add_face_3d(exg_prims *p, const exg_shape *s, size_t ci,
+								  exg_nonplanar_policy policy, exg_error *err);
+
 /* 2D view: primitives are points and segments (naxes = 2). */
 exg_status	exg_prims_build_2d(const exg_shape *s, exg_prims *out, exg_error *err);
 

@@ -69,6 +69,25 @@ grow(void **buf, size_t *cap, size_t need, size_t elem)
 	return true;
 }
 
+bool
+exg_shape_reserve_vertices(exg_shape *s, size_t n)
+{
+	double	   *xyz;
+
+	if (n <= s->verts_cap)
+		return true;
+	if (s->nverts > 0)
+		return grow((void **) &s->xyz, &s->verts_cap, n, 3 * sizeof(double));
+	/* nothing to keep: a fresh block, without realloc's copy */
+	xyz = malloc(n * 3 * sizeof(double));
+	if (xyz == NULL)
+		return false;
+	free(s->xyz);
+	s->xyz = xyz;
+	s->verts_cap = n;
+	return true;
+}
+
 exg_status
 exg_shape_begin_comp(exg_shape *s, exg_comp_kind kind, bool is_patch,
 					 exg_error *err)

@@ -78,6 +78,11 @@ exg_status	exg_shape_begin_ring(exg_shape *s, exg_error *err);
 /* Rejects NaN and infinite coordinates with EXG_ERR_NONFINITE. */
 exg_status	exg_shape_add_vertex(exg_shape *s, double x, double y, double z,
 								 exg_error *err);
+/*
+ * Room for n vertices in all (a reader that knows a bound up front); false,
+ * the shape unchanged, when memory is short (adding vertices then reports it).
+ */
+bool		exg_shape_reserve_vertices(exg_shape *s, size_t n);
 /* Drop a component that ended up without vertices (e.g. POLYGON EMPTY). */
 void		exg_shape_end_comp(exg_shape *s);
 
