@@ -89,6 +89,9 @@ main(void)
 	unsigned char *p;
 
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	/* the advice's page arithmetic, whatever this kernel's THP settings */
+	setenv("EXACTGPU_TEST_HUGE_PAGES", "1", 1);
+	CHECK(exg_host_huge_pages(), "EXACTGPU_TEST_HUGE_PAGES=1 not honoured");
 
 	/* from NULL, small: no advice */
 	p = exg_host_realloc(NULL, small);

@@ -1071,7 +1071,7 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	{
 		const exg_batch *solids = side == 0 ? R : L;
 		const exg_batch *others = side == 0 ? L : R;
-		exg_join_stats ls;
+		exg_join_stats ls = {0};	/* summed below even when the locate join fails early */
 
 		if (solids->nsolid == 0 || others->nprims == 0)
 			continue;

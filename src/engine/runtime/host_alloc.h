@@ -15,6 +15,7 @@
 #ifndef EXG_HOST_ALLOC_H
 #define EXG_HOST_ALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -23,6 +24,9 @@ extern "C" {
 
 /* realloc(p, bytes), with huge pages asked for when the array is big. */
 void	   *exg_host_realloc(void *p, size_t bytes);
+
+/* Does exg_host_realloc ask for huge pages on this kernel (host_alloc.c says when)? */
+bool		exg_host_huge_pages(void);
 
 #ifdef __cplusplus
 }
