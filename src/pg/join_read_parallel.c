@@ -140,6 +140,15 @@ typedef struct ReadShared
 	slock_t		mutex;			/* protects the first failure */
 	uint32		fail_task;		/* lowest failed task, or UINT32_MAX */
 	exg_error	fail;
+	/*
+	 * When the workers came to run our code (exg_now_ns, a monotonic clock
+	 * all processes share), from the launch: a worker loads every library
+	 * its leader has loaded (PostGIS and its GEOS, PROJ ... too) before it
+	 * reaches us, and that start-up can outweigh the work.
+	 */
+	uint64		launch_ns;
+	pg_atomic_uint64 first_start_ns;
+	pg_atomic_uint64 last_start_ns;
 } ReadShared;
 
 PGDLLEXPORT void exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc);
@@ -413,7 +422,14 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 	InlineRows *inl[2];
 	RowScratch	s;
 	uint32		i;
+	uint64		now = exg_now_ns(),
+				seen = 0;
 
+	/* the first start is set once; the last is raised by each later one */
+	(void) pg_atomic_compare_exchange_u64(&sh->first_start_ns, &seen, now);
+	seen = pg_atomic_read_u64(&sh->last_start_ns);
+	while (seen < now && !pg_atomic_compare_exchange_u64(&sh->last_start_ns, &seen, now))
+		;
 	for (int k = 0; k < 2; k++)
 		inl[k] = shm_toc_lookup(toc, READ_KEY_INLINE + k, true);
 	scratch_init(&s, sh);
@@ -597,6 +613,8 @@ shared_create(ParallelContext *pcxt, int naxes, int policy, uint32 ntasks)
 	sh->policy = policy;
 	sh->ntasks = ntasks;
 	pg_atomic_init_u32(&sh->next, 0);
+	pg_atomic_init_u64(&sh->first_start_ns, 0);
+	pg_atomic_init_u64(&sh->last_start_ns, 0);
 	ConditionVariableInit(&sh->done_cv);
 	SpinLockInit(&sh->mutex);
 	sh->fail_task = PG_UINT32_MAX;
@@ -629,17 +647,29 @@ readers_launch(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, bool with
 								   pcxt->seg);
 		shm_toc_insert(pcxt->toc, READ_KEY_DSA, dsa_space);
 	}
+	sh->launch_ns = exg_now_ns();
 	LaunchParallelWorkers(pcxt);
 	return area;
 }
 
-/* All rows taken: the area (if any) let go, the workers waited for, parallel mode left. */
+/*
+ * All rows taken: the area (if any) let go, the workers waited for (their
+ * start-up times into rep, if given), parallel mode left.
+ */
 static void
-readers_finish(ParallelContext *pcxt, dsa_area *area)
+readers_finish(ParallelContext *pcxt, dsa_area *area, ReadShared *sh, ExactgpuReadReport *rep)
 {
 	if (area)
 		dsa_detach(area);
 	WaitForParallelWorkersToFinish(pcxt);
+	if (rep)
+	{
+		uint64		first = pg_atomic_read_u64(&sh->first_start_ns),
+					last = pg_atomic_read_u64(&sh->last_start_ns);
+
+		rep->first_start_ms = first > sh->launch_ns ? (first - sh->launch_ns) / 1e6 : 0;
+		rep->last_start_ms = last > sh->launch_ns ? (last - sh->launch_ns) / 1e6 : 0;
+	}
 	DestroyParallelContext(pcxt);
 	ExitParallelMode();
 }
@@ -905,7 +935,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	 * free (~0.2 ms per MB on the H100 machine's tmpfs): timed on its own.
 	 */
 	t0 = exg_now_ns();
-	readers_finish(pcxt, area);
+	readers_finish(pcxt, area, sh, rep);
 	rep->release_ms = (exg_now_ns() - t0) / 1e6;
 	rep->parallel = rep->workers > 0;
 }
@@ -1018,7 +1048,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 	pfree(seen);
 	rep->wait_ms = (exg_now_ns() - t0) / 1e6;
 	t0 = exg_now_ns();
-	readers_finish(pcxt, NULL);
+	readers_finish(pcxt, NULL, sh, rep);
 	rep->release_ms = (exg_now_ns() - t0) / 1e6;
 	rep->parallel = rep->workers > 0;
 }
@@ -1153,6 +1183,6 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	}
 	scratch_free(&s);
 	pfree(seen);
-	readers_finish(pcxt, area);
+	readers_finish(pcxt, area, sh, NULL);
 	return took_part;
 }

@@ -84,6 +84,8 @@ typedef struct ExactgpuReadReport
 	double		wait_ms;		/* leader: waiting for and flattening deferred rows */
 	double		gather_ms;		/* leader: copying flattened rows into the batch */
 	double		release_ms;		/* leader: ending the workers, freeing shared memory */
+	double		first_start_ms; /* launch to the first worker running our code */
+	double		last_start_ms;	/* ... to the last one (workers that took part) */
 } ExactgpuReadReport;
 
 /*
