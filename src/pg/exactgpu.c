@@ -16,6 +16,7 @@
 PG_MODULE_MAGIC;
 
 int			exactgpu_nonplanar_faces = EXG_NONPLANAR_ERROR;
+bool		exactgpu_preloaded = false;
 
 static const struct config_enum_entry nonplanar_options[] = {
 	{"error", EXG_NONPLANAR_ERROR, false},
@@ -38,6 +39,7 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	exactgpu_preloaded = process_shared_preload_libraries_in_progress;
 	DefineCustomEnumVariable("exactgpu.nonplanar_faces",
 							 "What 3D functions do with a polygon face whose vertices are not exactly coplanar.",
 							 "error: raise an error; triangulate: triangulate the face's projection "

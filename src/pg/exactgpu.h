@@ -13,6 +13,9 @@
 /* GUC values (exactgpu.c). */
 extern int	exactgpu_nonplanar_faces;	/* exg_nonplanar_policy */
 
+/* Loaded by the postmaster (shared_preload_libraries): forked processes have it. */
+extern bool exactgpu_preloaded;
+
 /* Raise the ERROR that an engine failure deserves; never returns. */
 void		exactgpu_report(const exg_error *err, const char *context) pg_attribute_noreturn();
 

@@ -22,6 +22,7 @@ int			exactgpu_gpu_memory_limit_mb = 0;
 int			exactgpu_memory_limit_mb = 0;
 int			exactgpu_gpu_min_primitives = 65536;
 bool		exactgpu_progress = false;
+int			exactgpu_parallel_read = EXACTGPU_PARALLEL_READ_AUTO;
 
 ExactgpuJoinReport exactgpu_last_join;
 
@@ -35,6 +36,13 @@ static const struct config_enum_entry device_options[] = {
 static const struct config_enum_entry filter_options[] = {
 	{"float", EXG_FILTER_FLOAT, false},
 	{"double", EXG_FILTER_DOUBLE, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry parallel_read_options[] = {
+	{"auto", EXACTGPU_PARALLEL_READ_AUTO, false},
+	{"always", EXACTGPU_PARALLEL_READ_ALWAYS, false},
+	{"off", EXACTGPU_PARALLEL_READ_OFF, false},
 	{NULL, 0, false}
 };
 
@@ -61,6 +69,11 @@ exactgpu_define_join_gucs(void)
 							"Target number of uniform grid cells of a join (0 = automatic).",
 							NULL, &exactgpu_grid_cells, 0, 0, 1 << 25,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("exactgpu.parallel_read",
+							 "When batch joins read their inputs with parallel workers: auto, always or off.",
+							 "auto: when reading serially would take over twice the workers' start-up, as last measured in this backend (they load every library the backend has loaded, unless shared_preload_libraries has them); always: whenever PostgreSQL grants workers and there are 8 MB to read. Answers never depend on this.",
+							 &exactgpu_parallel_read, EXACTGPU_PARALLEL_READ_AUTO, parallel_read_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("exactgpu.join_first_stage",
 							 "How exact joins find candidate pairs: auto, cell_pairs (every pair sharing a grid cell) or box_join.",
 							 "auto takes the box join on the GPU from 2^20 primitives; answers never depend on this.",

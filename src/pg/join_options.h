@@ -40,6 +40,16 @@ extern int	exactgpu_memory_limit_mb;
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
 
+/* exactgpu.parallel_read: when batch joins read with parallel workers. */
+typedef enum ExactgpuParallelRead
+{
+	EXACTGPU_PARALLEL_READ_AUTO,	/* when reading serially would take over twice
+									 * the workers' start-up */
+	EXACTGPU_PARALLEL_READ_ALWAYS,	/* whenever PostgreSQL grants workers */
+	EXACTGPU_PARALLEL_READ_OFF
+} ExactgpuParallelRead;
+extern int	exactgpu_parallel_read;
+
 void		exactgpu_define_join_gucs(void);
 
 /* Engine options from the GUCs. */

@@ -74,6 +74,15 @@
 /* Serialized bytes a thread parses (~1 ms), or boxes, before another pays. */
 #define PARSE_BYTES_PER_THREAD		((uint64) 256 << 10)
 #define BOX_BYTES_PER_THREAD		((uint64) 1 << 20)
+/*
+ * Serial reading speed, detoasting and parsing (the H100 machine: 1.06 GB
+ * of the large mine in 1.6-1.9 s; the 2-core machine: the paper mine's
+ * 104 MB in ~0.3 s), to weigh against the workers' start-up.
+ */
+#define SERIAL_BYTES_PER_MS			((uint64) 400 << 10)
+/* Start-up guesses before this backend has seen its workers start. */
+#define START_MS_PRELOADED			10.0
+#define START_MS_GUESS				100.0
 /* Workers below which detoasting alone (ST_ExactBatch) stays in this backend. */
 #define DETOAST_MIN_WORKERS			3
 /* In-line rows per task: ~1 ms of parsing, small beside a body's row. */
@@ -152,6 +161,15 @@ typedef struct ReadShared
 } ReadShared;
 
 PGDLLEXPORT void exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc);
+
+/*
+ * How long this backend's last parallel read took to have all its workers
+ * running; < 0 before the first. A worker loads every library its leader
+ * has loaded (PostGIS with GEOS and PROJ ...) before it reaches our code:
+ * 180-240 ms for 15 workers on the H100 machine, 3-12 ms when the
+ * libraries are in shared_preload_libraries (forked, already loaded).
+ */
+static double worker_start_ms = -1;
 
 /* Scratch for flattening one row after another in this process. */
 typedef struct RowScratch
@@ -476,11 +494,24 @@ read_workers_wanted(uint64 ntoast, uint64 ntasks, uint64 bytes)
 	int			cores = exg_cpu_count();
 
 	if (ntoast == 0 || max_parallel_workers_per_gather <= 0 || IsInParallelMode() ||
+		exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_OFF ||
 		!IsUnderPostmaster || !shm_has_room(bytes))
 		return 0;
 	if (force_parallel_mode != FORCE_PARALLEL_OFF)
 		return (int) Min((uint64) max_parallel_workers_per_gather, ntasks);
 	if (bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2 || cores < 2)
+		return 0;
+
+	/*
+	 * Workers pay when reading serially would take longer than twice their
+	 * start-up (they then finish the rest in a fraction of it): on the H100
+	 * machine, with workers starting in ~200 ms, the paper mine's 104 MB
+	 * read in 318 ms serially and 415 ms with workers.
+	 */
+	if (exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_AUTO &&
+		(double) (bytes / SERIAL_BYTES_PER_MS) <
+		2 * (worker_start_ms >= 0 ? worker_start_ms
+			 : exactgpu_preloaded ? START_MS_PRELOADED : START_MS_GUESS))
 		return 0;
 	n = Min(ntasks - 1, bytes / READ_BYTES_PER_WORKER);
 	n = Min(n, (uint64) (cores - 1));
@@ -670,6 +701,8 @@ readers_finish(ParallelContext *pcxt, dsa_area *area, ReadShared *sh, ExactgpuRe
 		rep->first_start_ms = first > sh->launch_ns ? (first - sh->launch_ns) / 1e6 : 0;
 		rep->last_start_ms = last > sh->launch_ns ? (last - sh->launch_ns) / 1e6 : 0;
 	}
+	if (pg_atomic_read_u64(&sh->last_start_ns) > sh->launch_ns)
+		worker_start_ms = (pg_atomic_read_u64(&sh->last_start_ns) - sh->launch_ns) / 1e6;
 	DestroyParallelContext(pcxt);
 	ExitParallelMode();
 }

@@ -47,9 +47,19 @@ CREATE TEMP TABLE pr_serial2d AS
 CREATE TEMP TABLE pr_serial_in AS
 	SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pr_points', 'SELECT id, geom FROM pr_bodies');
 
+-- exactgpu.parallel_read = off: serial even where workers are allowed
+SET max_parallel_workers_per_gather = 2;
+SET exactgpu.parallel_read = off;
+SELECT count(*) = (SELECT count(*) FROM pr_serial) AS same_pairs
+FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path, read_workers FROM exactgpu_last_join_stats();
+-- From here on workers whenever PostgreSQL grants them (the default, auto,
+-- also weighs their start-up as last measured, which varies by machine:
+-- 9.6 MB are read serially in less than twice a slow start-up).
+SET exactgpu.parallel_read = always;
+
 -- parallel (9.6 MB out of line is over the 8 MB threshold), the leader
 -- leaving every row to the workers so that they do take part
-SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 CREATE TEMP TABLE pr_par AS
 	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
@@ -317,5 +327,6 @@ RESET force_parallel_mode;
 SELECT pg_sleep(0.2);
 SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
 RESET max_parallel_workers_per_gather;
+RESET exactgpu.parallel_read;
 
 DROP TABLE pr_bodies, pr_holes, pr_points, pr_bad, pr_flat;
