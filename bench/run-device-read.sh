@@ -22,7 +22,8 @@
 # gathered, workers and shared memory released.
 # Carried: .carry/pgbundle.tar.xz (PostgreSQL with this branch's exactgpu
 # installed, built with CUDA: shared/tools/pg-bundle.sh after make install).
-# PG_EXTRA: extra postmaster options (default -c min_dynamic_shared_memory=4GB,
+# PG_EXTRA: extra postmaster options (default -c min_dynamic_shared_memory=4GB
+# -c shared_preload_libraries=postgis-3,exactgpu,
 # as README recommends; PG_EXTRA= for PostgreSQL's defaults).
 # demo/bin/minegen is built here if absent. Results: $OUT/read.md.
 set -eu
@@ -40,7 +41,7 @@ rm -rf "$work" && mkdir -p "$work" && cp -r bench "$work/" && chown -R pg "$work
 ncores=$(nproc)
 pgopts="-k /tmp -c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal -c max_wal_senders=0 \
  -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) -c max_parallel_workers=$ncores \
- -c max_parallel_workers_per_gather=$((ncores - 1)) -c exactgpu.worker_threads=0 ${PG_EXTRA-"-c min_dynamic_shared_memory=4GB"}"
+ -c max_parallel_workers_per_gather=$((ncores - 1)) -c exactgpu.worker_threads=0 ${PG_EXTRA-"-c min_dynamic_shared_memory=4GB -c shared_preload_libraries=postgis-3,exactgpu"}"
 start_pg() {	# $1: extra environment for the postmaster (CUDA_MODULE_LOADING=...)
 	su pg -c ". /opt/pgbundle/env; $1 pg_ctl -D $work/data -l $work/pg.log -o '$pgopts' -w start" >/dev/null
 }
@@ -60,7 +61,7 @@ report="$out/read.md"
 	echo
 	echo "/dev/shm (the parallel read's shared memory): $(df -h /dev/shm | tail -1)"
 	echo
-	echo "Settings: max_parallel_workers_per_gather = $((ncores - 1)), max_parallel_workers = $ncores, shared_buffers = 16GB (tables cached); extra postmaster options (PG_EXTRA): ${PG_EXTRA-"-c min_dynamic_shared_memory=4GB"} (README: the parallel read's shared memory set aside at start)."
+	echo "Settings: max_parallel_workers_per_gather = $((ncores - 1)), max_parallel_workers = $ncores, shared_buffers = 16GB (tables cached); extra postmaster options (PG_EXTRA): ${PG_EXTRA-"-c min_dynamic_shared_memory=4GB -c shared_preload_libraries=postgis-3,exactgpu"} (README: the parallel read's shared memory set aside at start)."
 	echo
 } > "$report"
 
