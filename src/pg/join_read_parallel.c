@@ -69,14 +69,6 @@
 #define READ_PARALLEL_MIN_BYTES		((uint64) 8 << 20)
 /* Below this many flattened bytes, one thread gathers them (threads cost more). */
 #define FLAT_PARALLEL_MIN_BYTES		((uint64) 8 << 20)
-/*
- * Flattened bytes the leader copies into the batch while the next row is
- * still being flattened, rather than all at the end: the gather was
- * 67-114 ms of a 0.38 s read of the large mine on the H100 machine, after
- * the workers were done. (Small enough that regress test parallel_read's
- * 8 MB take this path.)
- */
-#define GATHER_EARLY_BYTES			((uint64) 4 << 20)
 /* A worker for every this many bytes, up to max_parallel_workers_per_gather. */
 #define READ_BYTES_PER_WORKER		((uint64) 4 << 20)
 /* Serialized bytes a thread parses (~1 ms), or boxes, before another pays. */
@@ -837,33 +829,6 @@ task_rows(const ReadTask *t, dsa_area *area, exg_flat_row *out)
 }
 
 /*
- * Rows flat[0 .. n - 1] appended to the batch on `threads` threads, its
- * arrays grown to at least twice their size when they must grow, so that
- * appending a side's rows piece by piece moves them a few times only.
- */
-static void
-append_flat_rows(exg_batch *b, const exg_flat_row *flat, size_t n, int threads,
-				 const char *context)
-{
-	uint64		nv = b->nverts,
-				np = b->nprims;
-	exg_error	err = {0};
-
-	for (size_t i = 0; i < n; i++)
-	{
-		nv += flat[i].nverts;
-		np += flat[i].nprims;
-	}
-	if ((nv > b->verts_cap || np > b->prims_cap || b->nrows + n > b->solid_cap) &&
-		nv < PG_UINT32_MAX / 2 && np < PG_UINT32_MAX / 2 &&
-		exg_batch_reserve(b, Max(nv, 2 * (uint64) b->verts_cap), Max(np, 2 * (uint64) b->prims_cap),
-						  Max(b->nrows + n, 2 * (uint64) b->solid_cap), &err) != EXG_OK)
-		exactgpu_report(&err, context);
-	if (exg_batch_append_flat(b, flat, n, threads, &err) != EXG_OK)
-		exactgpu_report(&err, context);
-}
-
-/*
  * Both sides' rows to the workers: per side its in-line rows in chunks,
  * then its TOAST rows one by one, so that task order is batch row order and
  * the first failed task is the row a serial reading would have reported.
@@ -966,40 +931,30 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	flat = palloc_extended(sizeof(exg_flat_row) * (nflat ? nflat : 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < nsides; k++)
 	{
-		size_t		nrows = 0,
-					gathered = 0;
-		uint64		pending = 0;
+		size_t		nrows = 0;
+		uint64		nbytes = 0;
+		exg_error	err = {0};
 		uint64		tg;
 
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
 			ReadTask   *t = &tasks[i];
 
-			/* the next row not flattened yet: copy the ones before it meanwhile */
-			if (pending >= GATHER_EARLY_BYTES &&
-				pg_atomic_read_u32(&t->state) == TASK_PENDING)
-			{
-				tg = exg_now_ns();
-				append_flat_rows(batch[k], flat + gathered, nrows - gathered, 1,
-								 rows[k]->context);
-				gathered = nrows;
-				pending = 0;
-				rep->gather_ms += (exg_now_ns() - tg) / 1e6;
-			}
 			if (await_task(pcxt, sh, tasks, i, area, inl, &s, rows[k]->context, seen, nworkers))
 				rep->workers++;
 			if (t->kind == TASK_TOAST)
 				check_srid(rows[k], t->srid);
 			nrows += task_rows(t, area, &flat[nrows]);
-			pending += t->nverts * 24 + t->nprims * 16;
+			nbytes += t->nverts * 24 + t->nprims * 16;
 		}
 		Assert(nrows == (leader_inline ? 0 : rows[k]->n) + rows[k]->ntoast);
 
-		/* the rest in one copy, on the thread pool (no PostgreSQL calls) */
+		/* one copy into the batch, on the thread pool (no PostgreSQL calls) */
 		tg = exg_now_ns();
-		append_flat_rows(batch[k], flat + gathered, nrows - gathered,
-						 pending >= FLAT_PARALLEL_MIN_BYTES ? exactgpu_threads() : 1,
-						 rows[k]->context);
+		if (exg_batch_append_flat(batch[k], flat, nrows,
+								  nbytes >= FLAT_PARALLEL_MIN_BYTES ? exactgpu_threads() : 1,
+								  &err) != EXG_OK)
+			exactgpu_report(&err, rows[k]->context);
 		append_toast_ids(rows[k]);
 		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 	}

@@ -767,10 +767,6 @@ exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err)
 
 	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
-	/* room already (a caller reserved ahead): nothing to move */
-	if (b->xyz && b->tri && b->owner && b->solid &&
-		nv <= b->verts_cap && np <= b->prims_cap && nr <= b->solid_cap)
-		return EXG_OK;
 	xyz = exg_host_realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
 	if (xyz)
 		b->xyz = xyz;
