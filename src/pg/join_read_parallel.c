@@ -690,19 +690,21 @@ readers_launch(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, bool with
 static void
 readers_finish(ParallelContext *pcxt, dsa_area *area, ReadShared *sh, ExactgpuReadReport *rep)
 {
+	uint64		first,
+				last;
+
 	if (area)
 		dsa_detach(area);
 	WaitForParallelWorkersToFinish(pcxt);
+	first = pg_atomic_read_u64(&sh->first_start_ns);
+	last = pg_atomic_read_u64(&sh->last_start_ns);
+	if (last > sh->launch_ns)
+		worker_start_ms = (last - sh->launch_ns) / 1e6;
 	if (rep)
 	{
-		uint64		first = pg_atomic_read_u64(&sh->first_start_ns),
-					last = pg_atomic_read_u64(&sh->last_start_ns);
-
 		rep->first_start_ms = first > sh->launch_ns ? (first - sh->launch_ns) / 1e6 : 0;
 		rep->last_start_ms = last > sh->launch_ns ? (last - sh->launch_ns) / 1e6 : 0;
 	}
-	if (pg_atomic_read_u64(&sh->last_start_ns) > sh->launch_ns)
-		worker_start_ms = (pg_atomic_read_u64(&sh->last_start_ns) - sh->launch_ns) / 1e6;
 	DestroyParallelContext(pcxt);
 	ExitParallelMode();
 }

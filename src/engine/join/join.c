@@ -27,9 +27,8 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	exg_join_options opt;
 	exg_join_stats local;
 	exg_status	st;
-	uint64_t	t0 = exg_now_ns();
-
-	uint64_t	setup0 = exg_gpu_setup_ns();
+	uint64_t	t0 = exg_now_ns(),
+				setup0 = exg_gpu_setup_ns();
 
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
