@@ -19,6 +19,17 @@
  * status and message for every row, and the same orientation counters
  * (evaluated, filtered, exact) for every row that is read.
  *
+ * 2D batches likewise (the 2D join inputs): the reference is exg_batch_add
+ * of a 2D batch as it was before its rows were flattened from their bytes
+ * (add_2d: z = 0, points, every segment of a linestring, repeats included,
+ * triangles as given, polygons triangulated in the plane by
+ * exg_triangulate_polygon or, without area, their rings' edges), written
+ * out here; against it the same three paths, on rows weighted to polygons
+ * (holes, empty rings, unclosed and one-vertex rings, flat and collinear
+ * rings, stars of up to 300 vertices, invalid ones) and the same adversarial
+ * bytes and coordinates; and the bytes path must have read most polygon
+ * rows itself (its scratch shape left empty).
+ *
  *   test_batch_flatten [rows [seed]]
  */
 #include <math.h>
@@ -33,6 +44,7 @@
 #include "harness.h"
 #include "mine.h"
 #include "stats.h"
+#include "triangulate.h"
 
 /* ------------------------------------------------------------ reference */
 
@@ -124,6 +136,120 @@ ref_add(ref_batch *r, const exg_shape *s, exg_nonplanar_policy policy, exg_error
 	return st;
 }
 
+/* A vertex of a 2D batch: z = 0. */
+static uint32_t
+ref_vertex_xy(ref_batch *r, double x, double y)
+{
+	double		v[3] = {x, y, 0};
+
+	return ref_vertex(r, v);
+}
+
+/* Ring ring's edges in a 2D batch: one vertex, a point; else every consecutive pair. */
+static void
+ref_ring_edges_2d(ref_batch *r, const exg_shape *s, size_t ring)
+{
+	size_t		first = s->ring_start[ring],
+				n = exg_ring_nverts(s, ring);
+
+	if (n == 1)
+	{
+		uint32_t	i = ref_vertex_xy(r, s->xyz[3 * first], s->xyz[3 * first + 1]);
+
+		ref_prim(r, i, i, i);
+		return;
+	}
+	for (size_t v = first; v + 1 < first + n; v++)
+	{
+		uint32_t	i = ref_vertex_xy(r, s->xyz[3 * v], s->xyz[3 * v + 1]);
+		uint32_t	j = ref_vertex_xy(r, s->xyz[3 * v + 3], s->xyz[3 * v + 4]);
+
+		ref_prim(r, i, j, j);
+	}
+}
+
+/* exg_batch_add of a 2D batch before its rows were read from their bytes. */
+static exg_status
+ref_add_2d(ref_batch *r, const exg_shape *s, exg_error *err)
+{
+	exg_status	st = EXG_OK;
+
+	if (r->nrows == r->rcap)
+	{
+		r->rcap = r->rcap ? 2 * r->rcap : 256;
+		r->solid = xrealloc(r->solid, r->rcap);
+	}
+	r->solid[r->nrows] = 0;
+	if (s->ncomps > 0)
+		*(s->has_z ? &r->nrows_z : &r->nrows_flat) += 1;
+	for (size_t ci = 0; ci < s->ncomps && st == EXG_OK; ci++)
+	{
+		const exg_comp *c = &s->comps[ci];
+		size_t		first = s->ring_start[c->first_ring];
+
+		if (c->kind == EXG_COMP_POLYGON)
+		{
+			double	   *xy = xrealloc(NULL, sizeof(double) * 2 * (s->nverts + 1));
+			size_t	   *starts = xrealloc(NULL, sizeof(size_t) * (c->nrings + 1));
+			uint32_t   *tris = NULL;
+			size_t		k = 0,
+						ntris = 0;
+
+			for (size_t ring = 0; ring < c->nrings; ring++)
+			{
+				size_t		f = s->ring_start[c->first_ring + ring],
+							n = exg_ring_nverts(s, c->first_ring + ring);
+
+				/* the closing vertex left out where it repeats the first in x and y */
+				if (n > 1 && s->xyz[3 * f] == s->xyz[3 * (f + n - 1)] &&
+					s->xyz[3 * f + 1] == s->xyz[3 * (f + n - 1) + 1])
+					n--;
+				starts[ring] = k;
+				for (size_t v = f; v < f + n; v++, k++)
+				{
+					xy[2 * k] = s->xyz[3 * v];
+					xy[2 * k + 1] = s->xyz[3 * v + 1];
+				}
+			}
+			starts[c->nrings] = k;
+			st = exg_triangulate_polygon(xy, k, starts, c->nrings, &tris, &ntris, err);
+			if (st == EXG_OK && ntris == 0)
+				for (size_t ring = 0; ring < c->nrings; ring++)
+					ref_ring_edges_2d(r, s, c->first_ring + ring);
+			for (size_t t = 0; st == EXG_OK && t < ntris; t++)
+			{
+				uint32_t	v0 = ref_vertex_xy(r, xy[2 * tris[3 * t]], xy[2 * tris[3 * t] + 1]);
+				uint32_t	v1 = ref_vertex_xy(r, xy[2 * tris[3 * t + 1]], xy[2 * tris[3 * t + 1] + 1]);
+				uint32_t	v2 = ref_vertex_xy(r, xy[2 * tris[3 * t + 2]], xy[2 * tris[3 * t + 2] + 1]);
+
+				ref_prim(r, v0, v1, v2);
+			}
+			free(tris);
+			free(xy);
+			free(starts);
+		}
+		else if (c->kind == EXG_COMP_TRIANGLE)
+		{
+			uint32_t	v0 = ref_vertex_xy(r, s->xyz[3 * first], s->xyz[3 * first + 1]);
+			uint32_t	v1 = ref_vertex_xy(r, s->xyz[3 * first + 3], s->xyz[3 * first + 4]);
+			uint32_t	v2 = ref_vertex_xy(r, s->xyz[3 * first + 6], s->xyz[3 * first + 7]);
+
+			ref_prim(r, v0, v1, v2);
+		}
+		else
+			ref_ring_edges_2d(r, s, c->first_ring);
+	}
+	r->nrows++;
+	return st;
+}
+
+static exg_status
+ref_add_any(ref_batch *r, const exg_shape *s, int naxes, exg_nonplanar_policy policy,
+			exg_error *err)
+{
+	return naxes == 2 ? ref_add_2d(r, s, err) : ref_add(r, s, policy, err);
+}
+
 static void
 ref_free(ref_batch *r)
 {
@@ -194,6 +320,7 @@ typedef struct gen
 	bool		allow_bad;		/* NaN and infinities, rarely */
 	bool		has_z,
 				has_m;
+	bool		flat;			/* rows for a 2D batch: polygons weighted, their variants */
 } gen;
 
 static void
@@ -364,6 +491,73 @@ gen_triangle(gen *g, gs_writer *w)
 		w->b[w->n - 8 * w->ndims] ^= 1;	/* the closing vertex off by one bit */
 }
 
+/* A NaN or an infinity in place of one coordinate of v. */
+static void
+spoil(gen *g, double *v)
+{
+	static const double bad[] = {NAN, INFINITY, -INFINITY};
+
+	v[rng_below(&g->rng, g->has_z ? 3 : 2)] = bad[rng_below(&g->rng, 3)];
+}
+
+/*
+ * A star around (x0, y0) in the plane (2D rows): 8 to 300 vertices at
+ * increasing angles and arbitrary radii (a simple polygon), now and then a
+ * repeated vertex or an edge's midpoint (exactly or nearly collinear), a
+ * square hole around the centre, a ring left unclosed; NaN or infinity in
+ * adversarial rows.
+ */
+static void
+gen_star(gen *g, gs_writer *w)
+{
+	uint32_t	m = 8 + (uint32_t) rng_below(&g->rng, 293),
+				counts[2],
+				nrings = rng_below(&g->rng, 3) == 0 ? 2 : 1,
+				n = 0;
+	double	   *v = xrealloc(NULL, sizeof(double) * 3 * (2 * m + 1));
+	double		x0 = 500000 + 1000 * rng_uniform(&g->rng),
+				y0 = 7000000 + 1000 * rng_uniform(&g->rng),
+				z = (double) rng_below(&g->rng, 7);
+	double		hole[5][3] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}, {-1, -1, 0}};
+
+	for (uint32_t i = 0; i < m; i++)
+	{
+		double		a = 2 * M_PI * (i + rng_uniform(&g->rng) * 0.9) / m,
+					r = 10 + 90 * rng_uniform(&g->rng);
+		uint64_t	k = rng_below(&g->rng, 12);
+
+		v[3 * n] = x0 + r * cos(a);
+		v[3 * n + 1] = y0 + r * sin(a);
+		v[3 * n + 2] = g->has_z ? z + rng_uniform(&g->rng) : 0;
+		n++;
+		if (k == 0 || (k == 1 && n >= 2))
+		{
+			/* the vertex again, or before it the midpoint of the edge it ends */
+			memcpy(&v[3 * n], &v[3 * (n - 1)], 3 * sizeof(double));
+			if (k == 1)
+				for (int d = 0; d < 3; d++)
+					v[3 * (n - 1) + d] = (v[3 * (n - 2) + d] + v[3 * n + d]) / 2;
+			n++;
+		}
+	}
+	memcpy(&v[3 * n], v, 3 * sizeof(double));	/* closed */
+	n++;
+	if (g->allow_bad && rng_below(&g->rng, 20) == 0)
+		spoil(g, &v[3 * rng_below(&g->rng, n)]);
+	counts[0] = rng_below(&g->rng, 15) == 0 ? n - 1 : n;
+	counts[1] = 5;
+	gsw_polygon_head(w, nrings, counts);
+	for (uint32_t i = 0; i < counts[0]; i++)
+		put_vertex(g, w, &v[3 * i]);
+	for (uint32_t i = 0; nrings == 2 && i < 5; i++)
+	{
+		double		h[3] = {x0 + hole[i][0], y0 + hole[i][1], g->has_z ? z : 0};
+
+		put_vertex(g, w, h);
+	}
+	free(v);
+}
+
 /*
  * A polygon in a plane where its vertices are exact (z constant, x
  * constant, or z = x): a box with a hole or two, or a random ring (then
@@ -381,6 +575,11 @@ gen_polygon(gen *g, gs_writer *w)
 				c = (double) rng_below(&g->rng, 5);
 	bool		random_ring = rng_below(&g->rng, 4) == 0;
 
+	if (g->flat && rng_below(&g->rng, 4) == 0)
+	{
+		gen_star(g, w);
+		return;
+	}
 	if (rng_below(&g->rng, 3) == 0)
 	{
 		/*
@@ -459,6 +658,20 @@ gen_polygon(gen *g, gs_writer *w)
 		if (g->allow_bad && rng_below(&g->rng, 30) == 0)
 			ring[r][1][2] = nextafter(ring[r][1][2], INFINITY);	/* not planar by 1 ulp */
 		counts[r] = rng_below(&g->rng, 25) == 0 ? 0 : n;	/* an empty ring now and then */
+		if (g->flat)
+		{
+			/* for the 2D rings: unclosed, one or two vertices; a bad coordinate */
+			uint64_t	k = rng_below(&g->rng, 40);
+
+			if (k == 0 || k == 1)
+				counts[r] = n - 1;
+			else if (k == 2)
+				counts[r] = 1;
+			else if (k == 3)
+				counts[r] = 2;
+			if (g->allow_bad && rng_below(&g->rng, 30) == 0)
+				spoil(g, ring[r][rng_below(&g->rng, n)]);
+		}
 	}
 	gsw_polygon_head(w, nrings, counts);
 	for (uint32_t r = 0; r < nrings; r++)
@@ -511,7 +724,9 @@ static void
 gen_row(gen *g, gs_writer *w)
 {
 	static const uint32_t types[] = {15, 15, 15, 2, 2, 2, 5, 5, 1, 4, 14, 3, 6, 7, 13, 13, 13};
-	uint32_t	type = types[rng_below(&g->rng, sizeof(types) / sizeof(types[0]))];
+	static const uint32_t flat_types[] = {3, 3, 3, 3, 6, 6, 6, 13, 2, 2, 5, 5, 1, 4, 14, 15, 7};
+	uint32_t	type = g->flat ? flat_types[rng_below(&g->rng, sizeof(flat_types) / sizeof(flat_types[0]))] :
+		types[rng_below(&g->rng, sizeof(types) / sizeof(types[0]))];
 	uint64_t	dims = rng_below(&g->rng, 8);
 
 	g->has_z = dims < 5;
@@ -528,6 +743,18 @@ gen_row(gen *g, gs_writer *w)
 			gsw_u32(w, 0);		/* trailing bytes */
 		else if (k == 2 && w->n > 4)
 			w->b[3] |= 0x08;	/* geodetic */
+		else if (g->flat && k < 12 && w->n >= 16)
+		{
+			/* a count or type word overwritten: small, off by one, huge */
+			size_t		at = 8 + 4 * rng_below(&g->rng, (w->n - 12) / 4);
+			uint32_t	word;
+			static const uint32_t words[] = {0, 1, 2, 3, 4, 5, 6, 13, 0x7fffffff, 0xffffffff};
+
+			memcpy(&word, w->b + at, 4);
+			word = rng_below(&g->rng, 3) == 0 ? word + (uint32_t) rng_below(&g->rng, 3) - 1 :
+				words[rng_below(&g->rng, sizeof(words) / sizeof(words[0]))];
+			memcpy(w->b + at, &word, 4);
+		}
 	}
 }
 
@@ -567,6 +794,9 @@ typedef struct corpus
 	size_t		nsimple;
 	size_t		degenerate;		/* primitives of triangles that came out as segments or points */
 	size_t		exact;			/* orientations that needed GMP */
+	size_t		polygons;		/* rows with a polygon read without error (2D) */
+	size_t		polygons_direct;	/* those the bytes path read itself */
+	size_t		flat_polygons;	/* polygons without area, their edges in the batch (2D) */
 } corpus;
 
 /*
@@ -574,7 +804,7 @@ typedef struct corpus
  * (so rows after a failing one check that it left the same state).
  */
 static void
-check_rows(gen *g, size_t nrows, exg_nonplanar_policy policy, corpus *cp)
+check_rows(gen *g, size_t nrows, int naxes, exg_nonplanar_policy policy, corpus *cp)
 {
 	exg_batch	b1,
 				b2;
@@ -584,8 +814,8 @@ check_rows(gen *g, size_t nrows, exg_nonplanar_policy policy, corpus *cp)
 	gs_writer	w = {0};
 	char		label[96];
 
-	exg_batch_init(&b1, 3, policy);
-	exg_batch_init(&b2, 3, policy);
+	exg_batch_init(&b1, naxes, policy);
+	exg_batch_init(&b2, naxes, policy);
 	exg_shape_init(&s);
 	exg_shape_init(&scratch);
 	for (size_t i = 0; i < nrows && test_failures < 20; i++)
@@ -604,20 +834,21 @@ check_rows(gen *g, size_t nrows, exg_nonplanar_policy policy, corpus *cp)
 		size_t		np0 = ref.nprims;
 
 		gen_row(g, &w);
-		snprintf(label, sizeof(label), "policy %d, row %zu", (int) policy, i);
+		snprintf(label, sizeof(label), "%dD, policy %d, row %zu", naxes, (int) policy, i);
 		test_context = label;
 
 		c0 = counters_now();
 		exg_shape_clear(&s);
 		st0 = exg_gserialized_read(w.b, w.n, &s, &e0);
 		if (st0 == EXG_OK)
-			st0 = ref_add(&ref, &s, policy, &e0);
+			st0 = ref_add_any(&ref, &s, naxes, policy, &e0);
 		c1 = counters_now();
 		exg_shape_clear(&s);
 		st1 = exg_gserialized_read(w.b, w.n, &s, &e1);
 		if (st1 == EXG_OK)
 			st1 = exg_batch_add(&b1, &s, &e1);
 		c2 = counters_now();
+		exg_shape_clear(&scratch);	/* left empty where the bytes path reads the row itself */
 		st2 = exg_batch_add_serialized(&b2, w.b, w.n, &scratch, &e2);
 		c3 = counters_now();
 
@@ -636,7 +867,18 @@ check_rows(gen *g, size_t nrows, exg_nonplanar_policy policy, corpus *cp)
 			 * The same predicates, the same number of times; fewer where a
 			 * face is a triangle (no planarity checks, no triangulator).
 			 */
-			if (!has_polygon(&s))
+			if (naxes == 2)
+			{
+				if (has_polygon(&s))
+				{
+					cp->polygons++;
+					cp->polygons_direct += scratch.ncomps == 0;
+					for (size_t t = np0; t < ref.nprims; t++)
+						cp->flat_polygons += ref.tri[3 * t + 1] == ref.tri[3 * t + 2] &&
+							ref.tri[3 * t] != ref.tri[3 * t + 1];
+				}
+			}
+			else if (!has_polygon(&s))
 			{
 				CHECK(same_counts(&c0, &c1, &c1, &c2), "shape path: other orientation counts");
 				CHECK(same_counts(&c0, &c1, &c2, &c3), "bytes path: other orientation counts");
@@ -667,7 +909,7 @@ check_rows(gen *g, size_t nrows, exg_nonplanar_policy policy, corpus *cp)
 
 /* Path 3: many rows at once, on 1, 2 and 3 threads; then with a bad row. */
 static void
-check_many_rows(const gs_rows *rows, exg_nonplanar_policy policy, const char *name)
+check_many_rows(const gs_rows *rows, int naxes, exg_nonplanar_policy policy, const char *name)
 {
 	ref_batch	ref = {0};
 	exg_shape	s;
@@ -682,7 +924,7 @@ check_many_rows(const gs_rows *rows, exg_nonplanar_policy policy, const char *na
 
 		exg_shape_clear(&s);
 		if (exg_gserialized_read(rows->data + rows->off[i], rows->off[i + 1] - rows->off[i], &s, &e) != EXG_OK ||
-			ref_add(&ref, &s, policy, &e) != EXG_OK)
+			ref_add_any(&ref, &s, naxes, policy, &e) != EXG_OK)
 			FAIL("%s: row %zu fails in the reference: %s", name, i, e.message);
 	}
 	for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++)
@@ -691,9 +933,9 @@ check_many_rows(const gs_rows *rows, exg_nonplanar_policy policy, const char *na
 		exg_error	e = {0};
 		exg_status	st;
 
-		snprintf(label, sizeof(label), "%s, %zu rows, %d threads", name, rows->nrows, threads[t]);
+		snprintf(label, sizeof(label), "%s (%dD), %zu rows, %d threads", name, naxes, rows->nrows, threads[t]);
 		test_context = label;
-		exg_batch_init(&b, 3, policy);
+		exg_batch_init(&b, naxes, policy);
 		st = exg_batch_add_rows(&b, &rb, threads[t], &e);
 		CHECK(st == EXG_OK, "%s", e.message);
 		if (st == EXG_OK)
@@ -706,7 +948,7 @@ check_many_rows(const gs_rows *rows, exg_nonplanar_policy policy, const char *na
 			exg_row_bytes first = {rows->data, rows->off, 2},
 						rest = {rows->data, rows->off + 2, rows->nrows - 2};
 
-			exg_batch_init(&c, 3, policy);
+			exg_batch_init(&c, naxes, policy);
 			CHECK(exg_batch_add_rows(&c, &first, threads[t], &e) == EXG_OK, "%s", e.message);
 			CHECK(exg_batch_add_rows(&c, &rest, threads[t], &e) == EXG_OK, "%s", e.message);
 			same_as_ref(&c, &ref, "exg_batch_add_rows in two calls");
@@ -800,26 +1042,28 @@ main(int argc, char **argv)
 	uint64_t	seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 14;
 	corpus		valid = {0},
 				lifted = {0},
-				adversarial = {0};
+				adversarial = {0},
+				flat = {0},
+				flat_adversarial = {0};
 	gs_rows		mine = {0};
 
 	/* rows that read (with random flattening errors), under both policies; then bad coordinates and bytes */
 	{
-		gen			g = {{seed}, {{0}}, 0, false, true, false};
+		gen			g = {{seed}, {{0}}, 0, false, true, false, false};
 
-		check_rows(&g, nrows, EXG_NONPLANAR_ERROR, &valid);
+		check_rows(&g, nrows, 3, EXG_NONPLANAR_ERROR, &valid);
 	}
 	{
-		gen			g = {{seed + 1}, {{0}}, 0, false, true, false};
+		gen			g = {{seed + 1}, {{0}}, 0, false, true, false, false};
 
-		check_rows(&g, nrows, EXG_NONPLANAR_TRIANGULATE, &lifted);
+		check_rows(&g, nrows, 3, EXG_NONPLANAR_TRIANGULATE, &lifted);
 	}
 	{
-		gen			g = {{seed + 2}, {{0}}, 0, true, true, false};
+		gen			g = {{seed + 2}, {{0}}, 0, true, true, false, false};
 
-		check_rows(&g, nrows, EXG_NONPLANAR_ERROR, &adversarial);
+		check_rows(&g, nrows, 3, EXG_NONPLANAR_ERROR, &adversarial);
 	}
-	printf("row by row: %zu + %zu + %zu rows (%zu + %zu + %zu simple, %zu + %zu + %zu refused), %zu degenerate TIN triangles, %zu exact orientations: same batches, errors and counts\n",
+	printf("3D row by row: %zu + %zu + %zu rows (%zu + %zu + %zu simple, %zu + %zu + %zu refused), %zu degenerate TIN triangles, %zu exact orientations: same batches, errors and counts\n",
 		   valid.ok.nrows, lifted.ok.nrows, adversarial.ok.nrows, valid.nsimple, lifted.nsimple,
 		   adversarial.nsimple, valid.nbad, lifted.nbad, adversarial.nbad,
 		   valid.degenerate + lifted.degenerate + adversarial.degenerate,
@@ -827,14 +1071,41 @@ main(int argc, char **argv)
 	CHECK(valid.nsimple > nrows / 4 && valid.degenerate > 100 && adversarial.nbad > valid.nbad + 50,
 		  "the corpus lacks simple rows, degenerate triangles or bad rows");
 
-	check_many_rows(&valid.ok, EXG_NONPLANAR_ERROR, "random rows");
-	check_many_rows(&lifted.ok, EXG_NONPLANAR_TRIANGULATE, "random rows, non-planar faces triangulated");
-	check_many_rows(&adversarial.ok, EXG_NONPLANAR_ERROR, "adversarial rows");
-	mine_rows(&mine);
-	check_many_rows(&mine, EXG_NONPLANAR_ERROR, "mine tiny");
-	printf("many rows: %zu, %zu, %zu and %zu (mine) rows on 1, 2 and 3 threads equal the reference\n",
-		   valid.ok.nrows, lifted.ok.nrows, adversarial.ok.nrows, mine.nrows);
+	/* 2D batches: rows weighted to polygons, valid then adversarial */
+	{
+		gen			g = {{seed + 3}, {{0}}, 0, false, true, false, true};
 
+		check_rows(&g, nrows, 2, EXG_NONPLANAR_ERROR, &flat);
+	}
+	{
+		gen			g = {{seed + 4}, {{0}}, 0, true, true, false, true};
+
+		check_rows(&g, nrows, 2, EXG_NONPLANAR_ERROR, &flat_adversarial);
+	}
+	printf("2D row by row: %zu + %zu rows (%zu + %zu simple, %zu + %zu refused), %zu + %zu with polygons (%zu + %zu read from the bytes, %zu + %zu edges of polygons without area): same batches and errors\n",
+		   flat.ok.nrows, flat_adversarial.ok.nrows, flat.nsimple, flat_adversarial.nsimple,
+		   flat.nbad, flat_adversarial.nbad, flat.polygons, flat_adversarial.polygons,
+		   flat.polygons_direct, flat_adversarial.polygons_direct, flat.flat_polygons,
+		   flat_adversarial.flat_polygons);
+	CHECK(flat.nsimple > nrows / 8 && flat.polygons > nrows / 4 &&
+		  flat.polygons_direct > flat.polygons * 3 / 4 && flat.flat_polygons > 100 &&
+		  flat_adversarial.nbad > flat.nbad + 50,
+		  "the 2D corpus lacks simple rows, polygons, flat polygons or bad rows, or the bytes path read too few polygons");
+
+	check_many_rows(&valid.ok, 3, EXG_NONPLANAR_ERROR, "random rows");
+	check_many_rows(&lifted.ok, 3, EXG_NONPLANAR_TRIANGULATE, "random rows, non-planar faces triangulated");
+	check_many_rows(&adversarial.ok, 3, EXG_NONPLANAR_ERROR, "adversarial rows");
+	mine_rows(&mine);
+	check_many_rows(&mine, 3, EXG_NONPLANAR_ERROR, "mine tiny");
+	check_many_rows(&flat.ok, 2, EXG_NONPLANAR_ERROR, "2D rows");
+	check_many_rows(&flat_adversarial.ok, 2, EXG_NONPLANAR_ERROR, "2D adversarial rows");
+	check_many_rows(&mine, 2, EXG_NONPLANAR_ERROR, "mine tiny");
+	printf("many rows: %zu, %zu, %zu and %zu (mine) rows in 3D, %zu, %zu and %zu (mine) in 2D, on 1, 2 and 3 threads equal the reference\n",
+		   valid.ok.nrows, lifted.ok.nrows, adversarial.ok.nrows, mine.nrows, flat.ok.nrows,
+		   flat_adversarial.ok.nrows, mine.nrows);
+
+	gs_rows_free(&flat.ok);
+	gs_rows_free(&flat_adversarial.ok);
 	gs_rows_free(&lifted.ok);
 	gs_rows_free(&valid.ok);
 	gs_rows_free(&adversarial.ok);

@@ -80,6 +80,15 @@ add_vertex(exg_batch *b, const double *v)
 	return (uint32_t) b->nverts++;
 }
 
+/* add_vertex of a 2D batch from x, y alone (z = 0): a triangulator's vertex. */
+static uint32_t
+add_vertex_2d(exg_batch *b, const double *xy)
+{
+	double		v[3] = {xy[0], xy[1], 0};
+
+	return add_vertex(b, v);
+}
+
 static exg_status
 add_prim(exg_batch *b, uint32_t i0, uint32_t i1, uint32_t i2, exg_error *err)
 {
@@ -163,6 +172,18 @@ put_vertex(flat_cursor *c, const double *v)
 	d[0] = v[0];
 	d[1] = v[1];
 	d[2] = v[2];
+	return (uint32_t) c->nv++;
+}
+
+/* A vertex of a 2D batch: x and y as loaded, z = 0 as add_vertex writes it. */
+static inline uint32_t
+put_vertex_2d(flat_cursor *c, const double *xy)
+{
+	double	   *d = &c->xyz[3 * c->nv];
+
+	d[0] = xy[0];
+	d[1] = xy[1];
+	d[2] = 0;
 	return (uint32_t) c->nv++;
 }
 
@@ -605,32 +626,6 @@ add_serialized_3d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 	return true;
 }
 
-exg_status
-exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
-						 exg_error *err)
-{
-	exg_status	st;
-	bool		nonempty,
-				has_z;
-
-	if (b->naxes == 3 && b->nrows < UINT32_MAX - 1 &&
-		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
-		add_serialized_3d(b, data, size, &nonempty, &has_z))
-	{
-		/* what exg_batch_add does around add_3d */
-		b->solid[b->nrows] = 0;
-		if (nonempty)
-			*(has_z ? &b->nrows_z : &b->nrows_flat) += 1;
-		b->nrows++;
-		return EXG_OK;
-	}
-	exg_shape_clear(scratch);
-	st = exg_gserialized_read(data, size, scratch, err);
-	if (st == EXG_OK)
-		st = exg_batch_add(b, scratch, err);
-	return st;
-}
-
 static exg_status
 add_3d(exg_batch *b, const exg_shape *s, exg_error *err)
 {
@@ -666,6 +661,60 @@ add_ring_edges(exg_batch *b, const exg_shape *s, size_t r, exg_error *err)
 	return st;
 }
 
+/*
+ * A polygon's triangles in the plane, at z = 0: the polygon as the
+ * triangulator takes it (xy, rings without their closing vertex), its
+ * triangles appended with their vertices in order. Shared by the shape path
+ * (add_polygon_2d) and the bytes path (put_polygon_2d), so that both make
+ * one batch from one triangulation. *ntris = 0: the polygon has no area
+ * (nothing added; its caller adds its rings' edges).
+ */
+static exg_status
+add_triangles_2d(exg_batch *b, const double *xy, size_t nxy, const size_t *starts,
+				 size_t nrings, size_t *ntris, exg_error *err)
+{
+	uint32_t   *tris = NULL;
+	exg_status	st = exg_triangulate_polygon(xy, nxy, starts, nrings, &tris, ntris, err);
+	size_t		n = *ntris;
+
+	if (st != EXG_OK || n == 0)
+	{
+		free(tris);
+		return st;
+	}
+	if (ids_fit(b->nverts + 3 * n, b->nprims + n) && reserve_more(b, 3 * n, n))
+	{
+		flat_cursor c = cursor_of(b);
+
+		for (size_t t = 0; t < n; t++)
+		{
+			const uint32_t *k = &tris[3 * t];
+			uint32_t	v0 = put_vertex_2d(&c, &xy[2 * (size_t) k[0]]);
+			uint32_t	v1 = put_vertex_2d(&c, &xy[2 * (size_t) k[1]]);
+			uint32_t	v2 = put_vertex_2d(&c, &xy[2 * (size_t) k[2]]);
+
+			put_prim(&c, v0, v1, v2);
+		}
+		b->nverts = c.nv;
+		b->nprims = c.np;
+	}
+	else
+	{
+		/* past the ids or short of memory: one at a time, to the failing one */
+		for (size_t t = 0; t < n && st == EXG_OK; t++)
+		{
+			const uint32_t *k = &tris[3 * t];
+			uint32_t	v0 = add_vertex_2d(b, &xy[2 * (size_t) k[0]]);
+			uint32_t	v1 = add_vertex_2d(b, &xy[2 * (size_t) k[1]]);
+			uint32_t	v2 = add_vertex_2d(b, &xy[2 * (size_t) k[2]]);
+
+			st = add_prim(b, v0, v1, v2, err);
+		}
+	}
+	free(tris);
+	return st;
+}
+
 /* A polygon in the plane: exact triangulation, or its boundary if flat. */
 static exg_status
 add_polygon_2d(exg_batch *b, const exg_shape *s, const exg_comp *c, exg_error *err)
@@ -676,20 +725,16 @@ add_polygon_2d(exg_batch *b, const exg_shape *s, const exg_comp *c, exg_error *e
 				k = 0;
 	double	   *xy;
 	size_t	   *starts;
-	uint32_t   *map,
-			   *tris = NULL;
 	size_t		ntris = 0;
 	exg_status	st;
 
 	for (r = c->first_ring; r < c->first_ring + c->nrings; r++)
 		total += exg_ring_nverts(s, r);
 	xy = malloc(sizeof(double) * 2 * (total + 1));
-	map = malloc(sizeof(uint32_t) * (total + 1));
 	starts = malloc(sizeof(size_t) * (c->nrings + 1));
-	if (xy == NULL || map == NULL || starts == NULL)
+	if (xy == NULL || starts == NULL)
 	{
 		free(xy);
-		free(map);
 		free(starts);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory triangulating a polygon");
 	}
@@ -707,24 +752,18 @@ add_polygon_2d(exg_batch *b, const exg_shape *s, const exg_comp *c, exg_error *e
 		{
 			xy[2 * k] = s->xyz[3 * t];
 			xy[2 * k + 1] = s->xyz[3 * t + 1];
-			map[k++] = (uint32_t) t;
+			k++;
 		}
 	}
 	starts[c->nrings] = k;
-	st = exg_triangulate_polygon(xy, k, starts, c->nrings, &tris, &ntris, err);
+	st = add_triangles_2d(b, xy, k, starts, c->nrings, &ntris, err);
 	if (st == EXG_OK && ntris == 0)
 	{
 		for (r = c->first_ring; r < c->first_ring + c->nrings && st == EXG_OK; r++)
 			st = add_ring_edges(b, s, r, err);
 	}
-	for (t = 0; t < ntris && st == EXG_OK; t++)
-		st = add_prim(b, add_vertex(b, &s->xyz[3 * map[tris[3 * t]]]),
-					  add_vertex(b, &s->xyz[3 * map[tris[3 * t + 1]]]),
-					  add_vertex(b, &s->xyz[3 * map[tris[3 * t + 2]]]), err);
 	free(xy);
-	free(map);
 	free(starts);
-	free(tris);
 	return st;
 }
 
@@ -743,12 +782,315 @@ add_2d(exg_batch *b, const exg_shape *s, exg_error *err)
 		if (c->kind == EXG_COMP_POLYGON)
 			st = add_polygon_2d(b, s, c, err);
 		else if (c->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, c->first_ring) >= 3)
-			st = add_prim(b, add_vertex(b, &s->xyz[3 * first]),
-						  add_vertex(b, &s->xyz[3 * (first + 1)]),
-						  add_vertex(b, &s->xyz[3 * (first + 2)]), err);
+		{
+			/* in order (as arguments of add_prim their order was unspecified) */
+			uint32_t	v0 = add_vertex(b, &s->xyz[3 * first]);
+			uint32_t	v1 = add_vertex(b, &s->xyz[3 * (first + 1)]);
+			uint32_t	v2 = add_vertex(b, &s->xyz[3 * (first + 2)]);
+
+			st = add_prim(b, v0, v1, v2, err);
+		}
 		else
 			st = add_ring_edges(b, s, c->first_ring, err);
 	}
+	return st;
+}
+
+/* Polygons with up to this many rings gather their ring starts on the stack. */
+#define POLY_LOCAL_RINGS 32
+
+/*
+ * A polygon of a 2D row straight from its bytes (off and nrings from
+ * exg_gs_simple_next): its non-empty rings gathered as add_polygon_2d
+ * gathers them from the shape the reader would build (the same loads, the
+ * closing vertex dropped where x and y repeat the first), triangulated by
+ * the same add_triangles_2d; where it has no area, its rings' edges as
+ * add_ring_edges makes them (each pair of consecutive vertices, repeats
+ * included). The xy copy lives in scratch's vertex buffer, reused from row
+ * to row (scratch is empty here: nothing was read into it). Returns false
+ * where the reader or the shape path would decide otherwise or fail: a
+ * coordinate that is not finite (z too: the reader refuses it), a polygon
+ * the triangulator refuses, memory, ids; b may then hold part of the row,
+ * which the caller rolls back.
+ */
+static bool
+put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nrings,
+			   exg_shape *scratch)
+{
+	size_t		local[POLY_LOCAL_RINGS + 1],
+			   *starts = local,
+				total = 0,
+				k = 0,
+				nst = 0,
+				ntris = 0,
+				o = exg_gs_rings_off(off, nrings);
+	double	   *xy;
+	bool		ok = true;
+
+	for (uint32_t r = 0; r < nrings; r++)
+		total += exg_gs_ring_count(it, off, r);
+	if (!exg_shape_reserve_vertices(scratch, total))
+		return false;
+	if (nrings > POLY_LOCAL_RINGS &&
+		(starts = malloc(sizeof(size_t) * ((size_t) nrings + 1))) == NULL)
+		return false;
+	xy = scratch->xyz;
+	for (uint32_t r = 0; r < nrings && ok; r++)
+	{
+		uint32_t	n = exg_gs_ring_count(it, off, r);
+		double		v[3],
+					first[2] = {0, 0};
+
+		if (n == 0)
+			continue;			/* an empty hole: not stored */
+		starts[nst++] = k;
+		for (uint32_t i = 0; i < n; i++, o += it->stride)
+		{
+			exg_gs_vertex(it, o, v);
+			if (!finite3(v))
+			{
+				ok = false;
+				break;
+			}
+			xy[2 * (k + i)] = v[0];
+			xy[2 * (k + i) + 1] = v[1];
+			if (i == 0)
+				first[0] = v[0], first[1] = v[1];
+		}
+		/* the last vertex stays out where it closes the ring in x and y */
+		k += n > 1 && ok && first[0] == v[0] && first[1] == v[1] ? n - 1 : n;
+	}
+	starts[nst] = k;
+	/* NULL error: where it fails, the shape path triangulates again and reports */
+	ok = ok && add_triangles_2d(b, xy, k, starts, nst, &ntris, NULL) == EXG_OK;
+	if (starts != local)
+		free(starts);
+	if (!ok || ntris > 0)
+		return ok;
+
+	/* no area: the rings' edges, straight from the bytes again */
+	{
+		size_t		nv = 0,
+					np = 0;
+		flat_cursor c;
+
+		for (uint32_t r = 0; r < nrings; r++)
+		{
+			size_t		n = exg_gs_ring_count(it, off, r);
+
+			nv += n == 1 ? 1 : n ? 2 * (n - 1) : 0;
+			np += n == 1 ? 1 : n ? n - 1 : 0;
+		}
+		if (!ids_fit(b->nverts + nv, b->nprims + np) || !reserve_more(b, nv, np))
+			return false;
+		c = cursor_of(b);
+		o = exg_gs_rings_off(off, nrings);
+		for (uint32_t r = 0; r < nrings; r++)
+		{
+			uint32_t	n = exg_gs_ring_count(it, off, r);
+			double		p[3],
+						q[3];
+
+			if (n == 1)
+			{
+				uint32_t	i;
+
+				exg_gs_vertex(it, o, p);
+				i = put_vertex_2d(&c, p);
+				put_prim(&c, i, i, i);
+			}
+			for (uint32_t i = 0; i + 1 < n; i++)
+			{
+				uint32_t	pi,
+							qi;
+
+				exg_gs_vertex(it, o + i * it->stride, p);
+				exg_gs_vertex(it, o + (i + 1) * it->stride, q);
+				pi = put_vertex_2d(&c, p);
+				qi = put_vertex_2d(&c, q);
+				put_prim(&c, pi, qi, qi);
+			}
+			o += (size_t) n * it->stride;
+		}
+		b->nverts = c.nv;
+		b->nprims = c.np;
+	}
+	return true;
+}
+
+/*
+ * A 2D row from its bytes straight into b: simple geometries (points,
+ * linestrings, triangles) and polygons (POLYGON, MULTIPOLYGON,
+ * POLYHEDRALSURFACE), each component as add_2d makes it from the shape
+ * exg_gserialized_read would store: a point; a linestring's consecutive
+ * pairs of vertices as segments, repeats included (the 2D batch keeps
+ * zero-length segments, unlike the 3D one, which classifies them); a
+ * triangle's three vertices as they are; a polygon by put_polygon_2d. Every
+ * vertex at z = 0, after the reader's finiteness check of all its
+ * coordinates. Returns false, b's vertices and primitives as before, where
+ * the bytes are anything else, a coordinate is not finite, a polygon does
+ * not triangulate, ids could pass 2^32 - 1 or memory is short: the caller
+ * then reads the bytes into a shape, and that path's result or error is the
+ * answer. *nonempty: a component was added.
+ */
+static bool
+add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
+				  bool *nonempty, bool *has_z)
+{
+	exg_gs_simple it;
+	exg_comp_kind kind;
+	size_t		off,
+				nv0 = b->nverts,
+				np0 = b->nprims,
+				vlim,
+				plim;
+	uint32_t	n;
+	flat_cursor c;
+
+	if (!exg_gs_simple_begin_with_polygons(data, size, &it))
+		return false;
+	*nonempty = false;
+	*has_z = it.has_z;
+	c = cursor_of(b);
+	vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+	plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+	while (exg_gs_simple_next(&it, &kind, &off, &n))
+	{
+		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
+					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
+
+		*nonempty = true;
+		if (kind == EXG_COMP_POLYGON)
+		{
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (scratch->nverts > 0)
+				exg_shape_clear(scratch);
+			if (!put_polygon_2d(b, &it, off, n, scratch))
+			{
+				it.ok = false;
+				break;
+			}
+			c = cursor_of(b);
+			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+			continue;
+		}
+		if (c.nv + need_v > vlim || c.np + need_p > plim)
+		{
+			b->nverts = c.nv;
+			b->nprims = c.np;
+			if (!ids_fit(c.nv + need_v, c.np + need_p) || !reserve_more(b, need_v, need_p))
+			{
+				it.ok = false;
+				break;
+			}
+			c = cursor_of(b);
+			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+		}
+		if (kind == EXG_COMP_TRIANGLE)
+		{
+			double		v[9];
+			uint32_t	i0,
+						i1,
+						i2;
+
+			exg_gs_vertex(&it, off, v);
+			exg_gs_vertex(&it, off + it.stride, v + 3);
+			exg_gs_vertex(&it, off + 2 * it.stride, v + 6);
+			/* the fourth vertex equals the first (the walk checked): finite alike */
+			if (!finite3(v) || !finite3(v + 3) || !finite3(v + 6))
+			{
+				it.ok = false;
+				break;
+			}
+			i0 = put_vertex_2d(&c, v);
+			i1 = put_vertex_2d(&c, v + 3);
+			i2 = put_vertex_2d(&c, v + 6);
+			put_prim(&c, i0, i1, i2);
+		}
+		else if (kind == EXG_COMP_POINT)
+		{
+			double		p[3];
+			uint32_t	i;
+
+			exg_gs_vertex(&it, off, p);
+			if (!finite3(p))
+			{
+				it.ok = false;
+				break;
+			}
+			i = put_vertex_2d(&c, p);
+			put_prim(&c, i, i, i);
+		}
+		else
+		{
+			/* add_ring_edges over the loaded vertices: every pair, repeats too */
+			double		v[2][3];
+			int			cur = 0;
+
+			exg_gs_vertex(&it, off, v[0]);
+			if (!finite3(v[0]))
+			{
+				it.ok = false;
+				break;
+			}
+			for (uint32_t k = 1; k < n; k++)
+			{
+				uint32_t	i,
+							j;
+
+				exg_gs_vertex(&it, off + k * it.stride, v[cur ^ 1]);
+				if (!finite3(v[cur ^ 1]))
+				{
+					it.ok = false;
+					break;
+				}
+				i = put_vertex_2d(&c, v[cur]);
+				j = put_vertex_2d(&c, v[cur ^ 1]);
+				put_prim(&c, i, j, j);
+				cur ^= 1;
+			}
+			if (!it.ok)
+				break;
+		}
+	}
+	if (!it.ok)
+	{
+		b->nverts = nv0;
+		b->nprims = np0;
+		return false;
+	}
+	b->nverts = c.nv;
+	b->nprims = c.np;
+	return true;
+}
+
+exg_status
+exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
+						 exg_error *err)
+{
+	exg_status	st;
+	bool		nonempty,
+				has_z;
+
+	if (b->nrows < UINT32_MAX - 1 &&
+		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
+		(b->naxes == 3 ? add_serialized_3d(b, data, size, &nonempty, &has_z) :
+		 add_serialized_2d(b, data, size, scratch, &nonempty, &has_z)))
+	{
+		/* what exg_batch_add does around add_3d and add_2d */
+		b->solid[b->nrows] = 0;
+		if (nonempty)
+			*(has_z ? &b->nrows_z : &b->nrows_flat) += 1;
+		b->nrows++;
+		return EXG_OK;
+	}
+	exg_shape_clear(scratch);
+	st = exg_gserialized_read(data, size, scratch, err);
+	if (st == EXG_OK)
+		st = exg_batch_add(b, scratch, err);
 	return st;
 }
 

@@ -152,9 +152,10 @@ typedef struct batch_rows_arg
 } batch_rows_arg;
 
 /*
- * Most vertices and primitives a row adds to a 3D batch, read off its first
- * bytes: a TIN's triangles, the vertices of linestrings (each segment two),
- * points; nothing for the other geometries (their arrays grow as they go).
+ * Most vertices and primitives a row adds to a batch, 3D or 2D, read off its
+ * first bytes: a TIN's triangles, the vertices of linestrings (each segment
+ * two), points; nothing for the other geometries (their arrays grow as they
+ * go).
  */
 static void
 row_bound(const uint8_t *data, size_t size, size_t *nv, size_t *np)
@@ -189,8 +190,6 @@ size_chunk(exg_batch *b, const exg_row_bytes *rows, size_t first, size_t end)
 	size_t		nv = 0,
 				np = 0;
 
-	if (b->naxes != 3)
-		return;
 	for (size_t i = first; i < end; i++)
 		row_bound(rows->data + rows->off[i], rows->off[i + 1] - rows->off[i], &nv, &np);
 	nv += b->nverts;
