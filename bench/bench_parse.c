@@ -8,6 +8,15 @@
  *   tin     the ore bodies as TIN Z (12 rows, 10^6 triangles)
  *   holes   the drill holes as LINESTRING Z (20,000 rows of ~32 segments)
  *   psurf   the first bodies as POLYHEDRALSURFACE Z of triangles (~2 x 10^5)
+ * into a 3D batch, and into a 2D batch (a 2D map layer: x and y, z = 0,
+ * polygons triangulated in the plane):
+ *   holes2  the drill holes again (LINESTRING Z, flattened)
+ *   roads   50,000 LINESTRING of 2-40 vertices, no Z
+ *   points  200,000 POINT, no Z
+ *   mpoint  2,000 MULTIPOINT of 100 points, no Z
+ *   parcels 50,000 POLYGON of 8-40 vertices, one in ten with a hole, no Z
+ *   mpoly   5,000 MULTIPOLYGON Z of 3 such parts
+ *   tin2    the ore bodies as TIN Z, flattened
  * each through the read path's two entry points, on one thread:
  *   row     per row exg_gserialized_read + exg_batch_add into a batch reset
  *           for the row (what a parallel reader process did, flatten_one)
@@ -22,7 +31,8 @@
  * read path: the batches are bit-identical).
  *
  * Usage: bench_parse [holes]   (default 20000)
- * BENCH_ONLY=tin (or tin/rows, ...) runs one of them, for profiling.
+ * BENCH_ONLY=tin (or tin/rows, ...) runs one of them, for profiling;
+ * BENCH_2D_ONLY=1 only the 2D cases.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +43,7 @@
 #include "batch.h"
 #include "gs_write.h"
 #include "gserialized_read.h"
+#include "harness.h"
 #include "mine.h"
 
 static double
@@ -80,6 +91,9 @@ typedef struct result
 	uint64_t	hash;
 } result;
 
+/* The batch's axes of the case being run: 3, or 2 for the 2D cases. */
+static int	naxes = 3;
+
 /* Row by row, as a parallel reader: shape and batch reused, batch reset per row. */
 static result
 run_row(const gs_rows *r, bool hash)
@@ -93,7 +107,7 @@ run_row(const gs_rows *r, bool hash)
 
 	res.hash = 0xcbf29ce484222325ull;
 	exg_shape_init(&s);
-	exg_batch_init(&b, 3, EXG_NONPLANAR_ERROR);
+	exg_batch_init(&b, naxes, EXG_NONPLANAR_ERROR);
 	for (size_t i = 0; i < r->nrows; i++)
 	{
 		exg_shape_clear(&s);
@@ -127,7 +141,7 @@ run_ser(const gs_rows *r, bool hash)
 
 	res.hash = 0xcbf29ce484222325ull;
 	exg_shape_init(&s);
-	exg_batch_init(&b, 3, EXG_NONPLANAR_ERROR);
+	exg_batch_init(&b, naxes, EXG_NONPLANAR_ERROR);
 	for (size_t i = 0; i < r->nrows; i++)
 	{
 		exg_batch_reset(&b);
@@ -160,7 +174,7 @@ run_rows(const gs_rows *r, bool hash)
 	double		w0 = clock_s(CLOCK_MONOTONIC),
 				c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 
-	exg_batch_init(&b, 3, EXG_NONPLANAR_ERROR);
+	exg_batch_init(&b, naxes, EXG_NONPLANAR_ERROR);
 	if (exg_batch_add_rows(&b, &rows, threads, &err) != EXG_OK)
 		die("add_rows", &err);
 	res.wall = clock_s(CLOCK_MONOTONIC) - w0;
@@ -173,11 +187,12 @@ run_rows(const gs_rows *r, bool hash)
 }
 
 static void
-bench(const char *name, const gs_rows *r, int reps)
+bench(const char *name, const gs_rows *r, int axes, int reps)
 {
 	const char *how[3] = {"row", "ser", "rows"};
 	const char *only = getenv("BENCH_ONLY");
 
+	naxes = axes;
 	for (int k = 0; k < 3; k++)
 	{
 		char		label[32];
@@ -200,10 +215,108 @@ bench(const char *name, const gs_rows *r, int reps)
 			best.nprims = x.nprims;
 			best.hash = x.hash;
 		}
-		printf("%-6s %-5s %8zu rows %9zu prims %7.1f MB  %7.1f ns/prim wall  %7.1f ns/prim cpu  hash %016llx\n",
-			   name, how[k], r->nrows, best.nprims, r->n / 1e6, 1e9 * best.wall / best.nprims,
+		printf("%-7s %dD %-5s %8zu rows %9zu prims %7.1f MB  %7.1f ns/prim wall  %7.1f ns/prim cpu  hash %016llx\n",
+			   name, naxes, how[k], r->nrows, best.nprims, r->n / 1e6, 1e9 * best.wall / best.nprims,
 			   1e9 * best.cpu / best.nprims, (unsigned long long) best.hash);
 	}
+}
+
+/* A star of m vertices around (x, y) (a simple polygon), closed: m + 1 vertices at v. */
+static void
+star(test_rng *g, double x, double y, double rmin, double rmax, uint32_t m, double *v)
+{
+	for (uint32_t i = 0; i < m; i++)
+	{
+		double		a = 2 * M_PI * (i + 0.9 * rng_uniform(g)) / m,
+					rad = rmin + (rmax - rmin) * rng_uniform(g);
+
+		v[2 * i] = x + rad * cos(a);
+		v[2 * i + 1] = y + rad * sin(a);
+	}
+	v[2 * m] = v[0];
+	v[2 * m + 1] = v[1];
+}
+
+/*
+ * One polygon of a 2D layer at (x, y): a star of 8-40 vertices, one in ten
+ * with a square hole at its centre (inside: the star's radii are >= 30).
+ */
+static void
+put_parcel(gs_writer *w, test_rng *g, double x, double y)
+{
+	double		v[2 * 41];
+	uint32_t	m = 8 + (uint32_t) rng_below(g, 33),
+				counts[2] = {m + 1, 5};
+	bool		hole = rng_below(g, 10) == 0;
+	static const double sq[5][2] = {{-5, -5}, {5, -5}, {5, 5}, {-5, 5}, {-5, -5}};
+
+	star(g, x, y, 30, 50, m, v);
+	gsw_polygon_head(w, hole ? 2 : 1, counts);
+	for (uint32_t i = 0; i <= m; i++)
+		gsw_vertex(w, v[2 * i], v[2 * i + 1], 10, 0);
+	for (int i = 0; hole && i < 5; i++)
+		gsw_vertex(w, x + sq[i][0], y + sq[i][1], 10, 0);
+}
+
+/* The 2D layers (see the top): roads, points, multipoints, parcels, multipolygons. */
+static void
+layers_2d(gs_rows *roads, gs_rows *points, gs_rows *mpoint, gs_rows *parcels, gs_rows *mpoly)
+{
+	test_rng	g = {2026};
+	gs_writer	w = {0};
+
+	for (int i = 0; i < 50000; i++)
+	{
+		uint32_t	n = 2 + (uint32_t) rng_below(&g, 39);
+		double		x = 500000 + 1e4 * rng_uniform(&g),
+					y = 7000000 + 1e4 * rng_uniform(&g);
+
+		gsw_begin(&w, false, false, false);
+		gsw_head(&w, 2, n);
+		for (uint32_t k = 0; k < n; k++)
+		{
+			gsw_vertex(&w, x, y, 0, 0);
+			x += 20 * rng_uniform(&g) - 10;
+			y += 20 * rng_uniform(&g) - 10;
+		}
+		gs_rows_add(roads, &w);
+	}
+	for (int i = 0; i < 200000; i++)
+	{
+		gsw_begin(&w, false, false, false);
+		gsw_head(&w, 1, 1);
+		gsw_vertex(&w, 500000 + 1e4 * rng_uniform(&g), 7000000 + 1e4 * rng_uniform(&g), 0, 0);
+		gs_rows_add(points, &w);
+	}
+	for (int i = 0; i < 2000; i++)
+	{
+		gsw_begin(&w, false, false, false);
+		gsw_head(&w, 4, 100);
+		for (int k = 0; k < 100; k++)
+		{
+			gsw_head(&w, 1, 1);
+			gsw_vertex(&w, 500000 + 1e4 * rng_uniform(&g), 7000000 + 1e4 * rng_uniform(&g), 0, 0);
+		}
+		gs_rows_add(mpoint, &w);
+	}
+	for (int i = 0; i < 50000; i++)
+	{
+		gsw_begin(&w, false, false, false);
+		put_parcel(&w, &g, 500000 + 1e4 * rng_uniform(&g), 7000000 + 1e4 * rng_uniform(&g));
+		gs_rows_add(parcels, &w);
+	}
+	for (int i = 0; i < 5000; i++)
+	{
+		double		x = 500000 + 1e4 * rng_uniform(&g),
+					y = 7000000 + 1e4 * rng_uniform(&g);
+
+		gsw_begin(&w, true, false, false);
+		gsw_head(&w, 6, 3);
+		for (int k = 0; k < 3; k++)
+			put_parcel(&w, &g, x + 200 * k, y);
+		gs_rows_add(mpoly, &w);
+	}
+	gsw_free(&w);
 }
 
 int
@@ -271,9 +384,33 @@ main(int argc, char **argv)
 	printf("mine paper, %zu holes (%zu segments), %zu bodies (%zu triangles); best of %d runs; rows on %s thread(s)\n",
 		   m->n_holes, m->n_segments, m->n_bodies, m->n_triangles, reps,
 		   getenv("BENCH_THREADS") ? getenv("BENCH_THREADS") : "1");
-	bench("tin", &tin, reps);
-	bench("holes", &holes, reps);
-	bench("psurf", &psurf, reps);
+	if (!getenv("BENCH_2D_ONLY"))
+	{
+		bench("tin", &tin, 3, reps);
+		bench("holes", &holes, 3, reps);
+		bench("psurf", &psurf, 3, reps);
+	}
+	{
+		gs_rows		roads = {0},
+					points = {0},
+					mpoint = {0},
+					parcels = {0},
+					mpoly = {0};
+
+		layers_2d(&roads, &points, &mpoint, &parcels, &mpoly);
+		bench("holes2", &holes, 2, reps);
+		bench("roads", &roads, 2, reps);
+		bench("points", &points, 2, reps);
+		bench("mpoint", &mpoint, 2, reps);
+		bench("parcels", &parcels, 2, reps);
+		bench("mpoly", &mpoly, 2, reps);
+		bench("tin2", &tin, 2, reps);
+		gs_rows_free(&roads);
+		gs_rows_free(&points);
+		gs_rows_free(&mpoint);
+		gs_rows_free(&parcels);
+		gs_rows_free(&mpoly);
+	}
 	gs_rows_free(&tin);
 	gs_rows_free(&holes);
 	gs_rows_free(&psurf);

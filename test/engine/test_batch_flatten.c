@@ -218,9 +218,10 @@ ref_add_2d(ref_batch *r, const exg_shape *s, exg_error *err)
 					ref_ring_edges_2d(r, s, c->first_ring + ring);
 			for (size_t t = 0; st == EXG_OK && t < ntris; t++)
 			{
-				uint32_t	v0 = ref_vertex_xy(r, xy[2 * tris[3 * t]], xy[2 * tris[3 * t] + 1]);
-				uint32_t	v1 = ref_vertex_xy(r, xy[2 * tris[3 * t + 1]], xy[2 * tris[3 * t + 1] + 1]);
+				/* stored c, b, a: what GCC made of the old add_prim(add_vertex(a), ...) */
 				uint32_t	v2 = ref_vertex_xy(r, xy[2 * tris[3 * t + 2]], xy[2 * tris[3 * t + 2] + 1]);
+				uint32_t	v1 = ref_vertex_xy(r, xy[2 * tris[3 * t + 1]], xy[2 * tris[3 * t + 1] + 1]);
+				uint32_t	v0 = ref_vertex_xy(r, xy[2 * tris[3 * t]], xy[2 * tris[3 * t] + 1]);
 
 				ref_prim(r, v0, v1, v2);
 			}
@@ -230,9 +231,9 @@ ref_add_2d(ref_batch *r, const exg_shape *s, exg_error *err)
 		}
 		else if (c->kind == EXG_COMP_TRIANGLE)
 		{
-			uint32_t	v0 = ref_vertex_xy(r, s->xyz[3 * first], s->xyz[3 * first + 1]);
-			uint32_t	v1 = ref_vertex_xy(r, s->xyz[3 * first + 3], s->xyz[3 * first + 4]);
 			uint32_t	v2 = ref_vertex_xy(r, s->xyz[3 * first + 6], s->xyz[3 * first + 7]);
+			uint32_t	v1 = ref_vertex_xy(r, s->xyz[3 * first + 3], s->xyz[3 * first + 4]);
+			uint32_t	v0 = ref_vertex_xy(r, s->xyz[3 * first], s->xyz[3 * first + 1]);
 
 			ref_prim(r, v0, v1, v2);
 		}

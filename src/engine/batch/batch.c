@@ -664,7 +664,10 @@ add_ring_edges(exg_batch *b, const exg_shape *s, size_t r, exg_error *err)
 /*
  * A polygon's triangles in the plane, at z = 0: the polygon as the
  * triangulator takes it (xy, rings without their closing vertex), its
- * triangles appended with their vertices in order. Shared by the shape path
+ * triangles appended, each (a, b, c) with its vertices stored c, b, a (the
+ * order 2D batches have always had: the old code passed three add_vertex
+ * calls as add_prim's arguments, which GCC evaluates last to first; kept,
+ * so that the batches stay bit-identical to the builds before). Shared by the shape path
  * (add_polygon_2d) and the bytes path (put_polygon_2d), so that both make
  * one batch from one triangulation. *ntris = 0: the polygon has no area
  * (nothing added; its caller adds its rings' edges).
@@ -689,9 +692,9 @@ add_triangles_2d(exg_batch *b, const double *xy, size_t nxy, const size_t *start
 		for (size_t t = 0; t < n; t++)
 		{
 			const uint32_t *k = &tris[3 * t];
-			uint32_t	v0 = put_vertex_2d(&c, &xy[2 * (size_t) k[0]]);
-			uint32_t	v1 = put_vertex_2d(&c, &xy[2 * (size_t) k[1]]);
 			uint32_t	v2 = put_vertex_2d(&c, &xy[2 * (size_t) k[2]]);
+			uint32_t	v1 = put_vertex_2d(&c, &xy[2 * (size_t) k[1]]);
+			uint32_t	v0 = put_vertex_2d(&c, &xy[2 * (size_t) k[0]]);
 
 			put_prim(&c, v0, v1, v2);
 		}
@@ -704,9 +707,9 @@ add_triangles_2d(exg_batch *b, const double *xy, size_t nxy, const size_t *start
 		for (size_t t = 0; t < n && st == EXG_OK; t++)
 		{
 			const uint32_t *k = &tris[3 * t];
-			uint32_t	v0 = add_vertex_2d(b, &xy[2 * (size_t) k[0]]);
-			uint32_t	v1 = add_vertex_2d(b, &xy[2 * (size_t) k[1]]);
 			uint32_t	v2 = add_vertex_2d(b, &xy[2 * (size_t) k[2]]);
+			uint32_t	v1 = add_vertex_2d(b, &xy[2 * (size_t) k[1]]);
+			uint32_t	v0 = add_vertex_2d(b, &xy[2 * (size_t) k[0]]);
 
 			st = add_prim(b, v0, v1, v2, err);
 		}
@@ -783,10 +786,10 @@ add_2d(exg_batch *b, const exg_shape *s, exg_error *err)
 			st = add_polygon_2d(b, s, c, err);
 		else if (c->kind == EXG_COMP_TRIANGLE && exg_ring_nverts(s, c->first_ring) >= 3)
 		{
-			/* in order (as arguments of add_prim their order was unspecified) */
-			uint32_t	v0 = add_vertex(b, &s->xyz[3 * first]);
-			uint32_t	v1 = add_vertex(b, &s->xyz[3 * (first + 1)]);
+			/* stored last to first, as add_triangles_2d says why */
 			uint32_t	v2 = add_vertex(b, &s->xyz[3 * (first + 2)]);
+			uint32_t	v1 = add_vertex(b, &s->xyz[3 * (first + 1)]);
+			uint32_t	v0 = add_vertex(b, &s->xyz[3 * first]);
 
 			st = add_prim(b, v0, v1, v2, err);
 		}
@@ -1005,9 +1008,10 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scr
 				it.ok = false;
 				break;
 			}
-			i0 = put_vertex_2d(&c, v);
-			i1 = put_vertex_2d(&c, v + 3);
+			/* stored last to first, as add_2d stores a triangle */
 			i2 = put_vertex_2d(&c, v + 6);
+			i1 = put_vertex_2d(&c, v + 3);
+			i0 = put_vertex_2d(&c, v);
 			put_prim(&c, i0, i1, i2);
 		}
 		else if (kind == EXG_COMP_POINT)
