@@ -15,6 +15,7 @@
  *   points  200,000 POINT, no Z
  *   mpoint  2,000 MULTIPOINT of 100 points, no Z
  *   parcels 50,000 POLYGON of 8-40 vertices, one in ten with a hole, no Z
+ *   blocks  100,000 POLYGON of 4 corners (rotated rectangles), no Z
  *   mpoly   5,000 MULTIPOLYGON Z of 3 such parts
  *   tin2    the ore bodies as TIN Z, flattened
  * each through the read path's two entry points, on one thread:
@@ -260,7 +261,8 @@ put_parcel(gs_writer *w, test_rng *g, double x, double y)
 
 /* The 2D layers (see the top): roads, points, multipoints, parcels, multipolygons. */
 static void
-layers_2d(gs_rows *roads, gs_rows *points, gs_rows *mpoint, gs_rows *parcels, gs_rows *mpoly)
+layers_2d(gs_rows *roads, gs_rows *points, gs_rows *mpoint, gs_rows *parcels, gs_rows *blocks,
+		  gs_rows *mpoly)
 {
 	test_rng	g = {2026};
 	gs_writer	w = {0};
@@ -304,6 +306,23 @@ layers_2d(gs_rows *roads, gs_rows *points, gs_rows *mpoint, gs_rows *parcels, gs
 		gsw_begin(&w, false, false, false);
 		put_parcel(&w, &g, 500000 + 1e4 * rng_uniform(&g), 7000000 + 1e4 * rng_uniform(&g));
 		gs_rows_add(parcels, &w);
+	}
+	for (int i = 0; i < 100000; i++)
+	{
+		double		x = 500000 + 1e4 * rng_uniform(&g),
+					y = 7000000 + 1e4 * rng_uniform(&g),
+					a = 2 * M_PI * rng_uniform(&g),
+					u = 5 + 20 * rng_uniform(&g),
+					v = 5 + 20 * rng_uniform(&g);
+		double		cx[5] = {0, u, u, 0, 0},
+					cy[5] = {0, 0, v, v, 0};
+		uint32_t	five = 5;
+
+		gsw_begin(&w, false, false, false);
+		gsw_polygon_head(&w, 1, &five);
+		for (int k = 0; k < 5; k++)
+			gsw_vertex(&w, x + cx[k] * cos(a) - cy[k] * sin(a), y + cx[k] * sin(a) + cy[k] * cos(a), 0, 0);
+		gs_rows_add(blocks, &w);
 	}
 	for (int i = 0; i < 5000; i++)
 	{
@@ -395,20 +414,23 @@ main(int argc, char **argv)
 					points = {0},
 					mpoint = {0},
 					parcels = {0},
+					blocks = {0},
 					mpoly = {0};
 
-		layers_2d(&roads, &points, &mpoint, &parcels, &mpoly);
+		layers_2d(&roads, &points, &mpoint, &parcels, &blocks, &mpoly);
 		bench("holes2", &holes, 2, reps);
 		bench("roads", &roads, 2, reps);
 		bench("points", &points, 2, reps);
 		bench("mpoint", &mpoint, 2, reps);
 		bench("parcels", &parcels, 2, reps);
+		bench("blocks", &blocks, 2, reps);
 		bench("mpoly", &mpoly, 2, reps);
 		bench("tin2", &tin, 2, reps);
 		gs_rows_free(&roads);
 		gs_rows_free(&points);
 		gs_rows_free(&mpoint);
 		gs_rows_free(&parcels);
+		gs_rows_free(&blocks);
 		gs_rows_free(&mpoly);
 	}
 	gs_rows_free(&tin);

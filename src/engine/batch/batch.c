@@ -809,16 +809,14 @@ add_2d(exg_batch *b, const exg_shape *s, exg_error *err)
  * closing vertex dropped where x and y repeat the first), triangulated by
  * the same add_triangles_2d; where it has no area, its rings' edges as
  * add_ring_edges makes them (each pair of consecutive vertices, repeats
- * included). The xy copy lives in scratch's vertex buffer, reused from row
- * to row (scratch is empty here: nothing was read into it). Returns false
+ * included). Returns false
  * where the reader or the shape path would decide otherwise or fail: a
  * coordinate that is not finite (z too: the reader refuses it), a polygon
  * the triangulator refuses, memory, ids; b may then hold part of the row,
  * which the caller rolls back.
  */
 static bool
-put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nrings,
-			   exg_shape *scratch)
+put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nrings)
 {
 	size_t		local[POLY_LOCAL_RINGS + 1],
 			   *starts = local,
@@ -832,12 +830,15 @@ put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nring
 
 	for (uint32_t r = 0; r < nrings; r++)
 		total += exg_gs_ring_count(it, off, r);
-	if (!exg_shape_reserve_vertices(scratch, total))
+	xy = malloc(sizeof(double) * 2 * (total + 1));
+	if (xy == NULL)
 		return false;
 	if (nrings > POLY_LOCAL_RINGS &&
 		(starts = malloc(sizeof(size_t) * ((size_t) nrings + 1))) == NULL)
+	{
+		free(xy);
 		return false;
-	xy = scratch->xyz;
+	}
 	for (uint32_t r = 0; r < nrings && ok; r++)
 	{
 		uint32_t	n = exg_gs_ring_count(it, off, r);
@@ -866,6 +867,7 @@ put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nring
 	starts[nst] = k;
 	/* NULL error: where it fails, the shape path triangulates again and reports */
 	ok = ok && add_triangles_2d(b, xy, k, starts, nst, &ntris, NULL) == EXG_OK;
+	free(xy);
 	if (starts != local)
 		free(starts);
 	if (!ok || ntris > 0)
@@ -937,8 +939,8 @@ put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nring
  * answer. *nonempty: a component was added.
  */
 static bool
-add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scratch,
-				  bool *nonempty, bool *has_z)
+add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty,
+				  bool *has_z)
 {
 	exg_gs_simple it;
 	exg_comp_kind kind;
@@ -967,9 +969,7 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, exg_shape *scr
 		{
 			b->nverts = c.nv;
 			b->nprims = c.np;
-			if (scratch->nverts > 0)
-				exg_shape_clear(scratch);
-			if (!put_polygon_2d(b, &it, off, n, scratch))
+			if (!put_polygon_2d(b, &it, off, n))
 			{
 				it.ok = false;
 				break;
@@ -1082,7 +1082,7 @@ exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_sha
 	if (b->nrows < UINT32_MAX - 1 &&
 		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
 		(b->naxes == 3 ? add_serialized_3d(b, data, size, &nonempty, &has_z) :
-		 add_serialized_2d(b, data, size, scratch, &nonempty, &has_z)))
+		 add_serialized_2d(b, data, size, &nonempty, &has_z)))
 	{
 		/* what exg_batch_add does around add_3d and add_2d */
 		b->solid[b->nrows] = 0;

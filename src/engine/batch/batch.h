@@ -66,8 +66,7 @@ exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
  * (MULTI)LINESTRING, (MULTI)POINT: most join inputs), and in a 2D batch
  * also (MULTI)POLYGON and POLYHEDRALSURFACE, are flattened straight from the
  * bytes. scratch is a shape (exg_shape_init'ed, reused from row to row,
- * freed by the caller) for the others, and a 2D batch's polygon workspace;
- * a read error leaves b unchanged, as exg_batch_add is then not called.
+ * freed by the caller) for the others; a read error leaves b unchanged, as exg_batch_add is then not called.
  */
 exg_status	exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size,
 									 exg_shape *scratch, exg_error *err);
