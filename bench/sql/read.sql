@@ -86,6 +86,16 @@ SELECT count(*) AS pairs_serial_read FROM ST_ExactIntersects3DJoin('SELECT hole_
 SET max_parallel_workers_per_gather = 0;
 SELECT count(*) AS pairs_serial_read FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
 RESET max_parallel_workers_per_gather;
+\if :with_gpu
+-- the GPU join's phases after the same parallel read
+SET exactgpu.device = 'gpu';
+SELECT count(*) AS pairs_gpu FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SELECT round(read_ms) AS read_ms, round(upload_ms::numeric, 1) AS upload_ms,
+	round(prepare_ms::numeric, 1) AS prepare_ms, round(test_ms::numeric, 1) AS test_ms,
+	round(exact_ms::numeric, 1) AS exact_ms, round(output_ms::numeric, 1) AS output_ms,
+	round(join_ms::numeric, 1) AS join_ms, round(total_ms::numeric, 1) AS total_ms
+FROM exactgpu_last_join_stats();
+\endif
 RESET exactgpu.device;
 RESET exactgpu.progress;
 SET client_min_messages = warning;
