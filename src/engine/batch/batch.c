@@ -711,9 +711,8 @@ add_ring_edges(exg_batch *b, const exg_shape *s, size_t r, exg_error *err)
  * triangles appended, each (a, b, c) with its vertices stored c, b, a (the
  * order 2D batches have always had: the old code passed three add_vertex
  * calls as add_prim's arguments, which GCC evaluates last to first; kept,
- * so that the batches stay bit-identical to the builds before). Shared by the shape path
- * (add_polygon_2d) and the bytes path (put_polygon_2d), so that both make
- * one batch from one triangulation. *ntris = 0: the polygon has no area
+ * so that the batches stay bit-identical to the builds before), into room
+ * reserved once for the polygon. *ntris = 0: the polygon has no area
  * (nothing added; its caller adds its rings' edges).
  */
 static exg_status
@@ -843,144 +842,21 @@ add_2d(exg_batch *b, const exg_shape *s, exg_error *err)
 	return st;
 }
 
-/* Polygons with up to this many rings gather their ring starts on the stack. */
-#define POLY_LOCAL_RINGS 32
-
 /*
- * A polygon of a 2D row straight from its bytes (off and nrings from
- * exg_gs_simple_next): its non-empty rings gathered as add_polygon_2d
- * gathers them from the shape the reader would build (the same loads, the
- * closing vertex dropped where x and y repeat the first), triangulated by
- * the same add_triangles_2d; where it has no area, its rings' edges as
- * add_ring_edges makes them (each pair of consecutive vertices, repeats
- * included). Returns false
- * where the reader or the shape path would decide otherwise or fail: a
- * coordinate that is not finite (z too: the reader refuses it), a polygon
- * the triangulator refuses, memory, ids; b may then hold part of the row,
- * which the caller rolls back.
- */
-static bool
-put_polygon_2d(exg_batch *b, const exg_gs_simple *it, size_t off, uint32_t nrings)
-{
-	size_t		local[POLY_LOCAL_RINGS + 1],
-			   *starts = local,
-				total = 0,
-				k = 0,
-				nst = 0,
-				ntris = 0,
-				o = exg_gs_rings_off(off, nrings);
-	double	   *xy;
-	bool		ok = true;
-
-	for (uint32_t r = 0; r < nrings; r++)
-		total += exg_gs_ring_count(it, off, r);
-	xy = malloc(sizeof(double) * 2 * (total + 1));
-	if (xy == NULL)
-		return false;
-	if (nrings > POLY_LOCAL_RINGS &&
-		(starts = malloc(sizeof(size_t) * ((size_t) nrings + 1))) == NULL)
-	{
-		free(xy);
-		return false;
-	}
-	for (uint32_t r = 0; r < nrings && ok; r++)
-	{
-		uint32_t	n = exg_gs_ring_count(it, off, r);
-		double		v[3],
-					first[2] = {0, 0};
-
-		if (n == 0)
-			continue;			/* an empty hole: not stored */
-		starts[nst++] = k;
-		for (uint32_t i = 0; i < n; i++, o += it->stride)
-		{
-			exg_gs_vertex(it, o, v);
-			if (!finite3(v))
-			{
-				ok = false;
-				break;
-			}
-			xy[2 * (k + i)] = v[0];
-			xy[2 * (k + i) + 1] = v[1];
-			if (i == 0)
-				first[0] = v[0], first[1] = v[1];
-		}
-		/* the last vertex stays out where it closes the ring in x and y */
-		k += n > 1 && ok && first[0] == v[0] && first[1] == v[1] ? n - 1 : n;
-	}
-	starts[nst] = k;
-	/* NULL error: where it fails, the shape path triangulates again and reports */
-	ok = ok && add_triangles_2d(b, xy, k, starts, nst, &ntris, NULL) == EXG_OK;
-	free(xy);
-	if (starts != local)
-		free(starts);
-	if (!ok || ntris > 0)
-		return ok;
-
-	/* no area: the rings' edges, straight from the bytes again */
-	{
-		size_t		nv = 0,
-					np = 0;
-		flat_cursor c;
-
-		for (uint32_t r = 0; r < nrings; r++)
-		{
-			size_t		n = exg_gs_ring_count(it, off, r);
-
-			nv += n == 1 ? 1 : n ? 2 * (n - 1) : 0;
-			np += n == 1 ? 1 : n ? n - 1 : 0;
-		}
-		if (!ids_fit(b->nverts + nv, b->nprims + np) || !reserve_more(b, nv, np))
-			return false;
-		c = cursor_of(b);
-		o = exg_gs_rings_off(off, nrings);
-		for (uint32_t r = 0; r < nrings; r++)
-		{
-			uint32_t	n = exg_gs_ring_count(it, off, r);
-			double		p[3],
-						q[3];
-
-			if (n == 1)
-			{
-				uint32_t	i;
-
-				exg_gs_vertex(it, o, p);
-				i = put_vertex_2d(&c, p);
-				put_prim(&c, i, i, i);
-			}
-			for (uint32_t i = 0; i + 1 < n; i++)
-			{
-				uint32_t	pi,
-							qi;
-
-				exg_gs_vertex(it, o + i * it->stride, p);
-				exg_gs_vertex(it, o + (i + 1) * it->stride, q);
-				pi = put_vertex_2d(&c, p);
-				qi = put_vertex_2d(&c, q);
-				put_prim(&c, pi, qi, qi);
-			}
-			o += (size_t) n * it->stride;
-		}
-		b->nverts = c.nv;
-		b->nprims = c.np;
-	}
-	return true;
-}
-
-/*
- * A 2D row from its bytes straight into b: simple geometries (points,
- * linestrings, triangles) and polygons (POLYGON, MULTIPOLYGON,
- * POLYHEDRALSURFACE), each component as add_2d makes it from the shape
- * exg_gserialized_read would store: a point; a linestring's consecutive
- * pairs of vertices as segments, repeats included (the 2D batch keeps
- * zero-length segments, unlike the 3D one, which classifies them); a
- * triangle's three vertices as they are; a polygon by put_polygon_2d. Every
+ * A simple geometry (gserialized_read.h: points, linestrings, a TIN) of a 2D
+ * row from its bytes straight into b, each component as add_2d makes it
+ * from the shape exg_gserialized_read would store: a point; a linestring's
+ * consecutive pairs of vertices as segments, repeats included (the 2D batch
+ * keeps zero-length segments, unlike the 3D one, which classifies them); a
+ * triangle's three vertices as they are (no classification either). Every
  * vertex at z = 0, after the reader's finiteness check of all its
- * coordinates. Returns false, b's vertices and primitives as before, where
- * the bytes are anything else, a coordinate is not finite, a polygon does
- * not triangulate, ids could pass 2^32 - 1 or memory is short: the caller
- * then reads the bytes into a shape, and that path's result or error is the
- * answer. *nonempty: a component was added.
+ * coordinates (z too). Returns false, b's vertices and primitives as
+ * before, where the bytes are not simple, a coordinate is not finite, ids
+ * could pass 2^32 - 1 or memory is short: the caller then reads the bytes
+ * into a shape, and that path's result or error is the answer. *nonempty: a
+ * component was added. Polygons stay on that path: their triangulation is
+ * 95% of their cost, and reading them from the bytes measured no faster
+ * (bench/results/2026-11-24-cpu2-parse-2d.md).
  */
 static bool
 add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty,
@@ -996,7 +872,7 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 	uint32_t	n;
 	flat_cursor c;
 
-	if (!exg_gs_simple_begin_with_polygons(data, size, &it))
+	if (!exg_gs_simple_begin(data, size, &it))
 		return false;
 	*nonempty = false;
 	*has_z = it.has_z;
@@ -1008,21 +884,6 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
 					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
 
-		*nonempty = true;
-		if (kind == EXG_COMP_POLYGON)
-		{
-			b->nverts = c.nv;
-			b->nprims = c.np;
-			if (!put_polygon_2d(b, &it, off, n))
-			{
-				it.ok = false;
-				break;
-			}
-			c = cursor_of(b);
-			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
-			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
-			continue;
-		}
 		if (c.nv + need_v > vlim || c.np + need_p > plim)
 		{
 			b->nverts = c.nv;
@@ -1036,6 +897,7 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
 			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
 		}
+		*nonempty = true;
 		if (kind == EXG_COMP_TRIANGLE)
 		{
 			double		v[9];

@@ -68,10 +68,11 @@ exg_status	exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err);
  * Add one serialized geometry (PostGIS bytes without the varlena header) as
  * row b->nrows: the same batch and the same errors as exg_gserialized_read
  * into a shape and exg_batch_add, but the simple geometries (TIN, TRIANGLE,
- * (MULTI)LINESTRING, (MULTI)POINT: most join inputs), and in a 2D batch
- * also (MULTI)POLYGON and POLYHEDRALSURFACE, are flattened straight from the
- * bytes. scratch is a shape (exg_shape_init'ed, reused from row to row,
- * freed by the caller) for the others; a read error leaves b unchanged, as exg_batch_add is then not called.
+ * (MULTI)LINESTRING, (MULTI)POINT: most join inputs) are flattened straight
+ * from the bytes, in 3D and 2D batches alike. scratch is a shape
+ * (exg_shape_init'ed, reused from row to row, freed by the caller) for the
+ * others; a read error leaves b unchanged, as exg_batch_add is then not
+ * called.
  */
 exg_status	exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size,
 									 exg_shape *scratch, exg_error *err);

@@ -592,8 +592,8 @@ read_payload(gs_reader *rd)
 	return st;
 }
 
-static bool
-gs_walk_begin(const uint8_t *data, size_t size, exg_gs_simple *it, bool polygons)
+bool
+exg_gs_simple_begin(const uint8_t *data, size_t size, exg_gs_simple *it)
 {
 	gs_header	h = {0};
 	uint32_t	type;
@@ -609,10 +609,6 @@ gs_walk_begin(const uint8_t *data, size_t size, exg_gs_simple *it, bool polygons
 	it->has_z = h.has_z;
 	switch (type)
 	{
-		case GS_POLYGON:
-			if (!polygons)
-				return false;
-			/* fall through */
 		case GS_POINT:
 		case GS_LINESTRING:
 		case GS_TRIANGLE:
@@ -621,11 +617,6 @@ gs_walk_begin(const uint8_t *data, size_t size, exg_gs_simple *it, bool polygons
 			it->remaining = 1;
 			it->off = h.payload_off;
 			break;
-		case GS_MULTIPOLYGON:
-		case GS_POLYHEDRALSURFACE:
-			if (!polygons)
-				return false;
-			/* fall through */
 		case GS_MULTIPOINT:
 		case GS_MULTILINESTRING:
 		case GS_TIN:
@@ -640,8 +631,7 @@ gs_walk_begin(const uint8_t *data, size_t size, exg_gs_simple *it, bool polygons
 				if ((size_t) ngeoms > (size - it->off) / 8)
 					return false;
 				it->member_type = type == GS_MULTIPOINT ? GS_POINT :
-					type == GS_MULTILINESTRING ? GS_LINESTRING :
-					type == GS_TIN ? GS_TRIANGLE : GS_POLYGON;
+					type == GS_MULTILINESTRING ? GS_LINESTRING : GS_TRIANGLE;
 				it->remaining = ngeoms;
 				break;
 			}
@@ -650,18 +640,6 @@ gs_walk_begin(const uint8_t *data, size_t size, exg_gs_simple *it, bool polygons
 	}
 	it->ok = true;
 	return true;
-}
-
-bool
-exg_gs_simple_begin(const uint8_t *data, size_t size, exg_gs_simple *it)
-{
-	return gs_walk_begin(data, size, it, false);
-}
-
-bool
-exg_gs_simple_begin_with_polygons(const uint8_t *data, size_t size, exg_gs_simple *it)
-{
-	return gs_walk_begin(data, size, it, true);
 }
 
 exg_status

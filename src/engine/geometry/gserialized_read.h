@@ -84,36 +84,6 @@ typedef struct exg_gs_simple
 /* Start walking; false (it->ok false) when the bytes are not a simple geometry. */
 bool		exg_gs_simple_begin(const uint8_t *data, size_t size, exg_gs_simple *it);
 
-/*
- * The same walk, which also takes a POLYGON, MULTIPOLYGON or
- * POLYHEDRALSURFACE (every member a polygon): each non-empty polygon comes
- * as EXG_COMP_POLYGON, off at its ring counts, n its ring count (see
- * exg_gs_ring_count); a polygon without rings or with an empty exterior is
- * skipped, as the reader skips it. For the 2D batches, which flatten
- * polygons straight from their bytes (batch.c); the 3D ones do not.
- */
-bool		exg_gs_simple_begin_with_polygons(const uint8_t *data, size_t size, exg_gs_simple *it);
-
-/* Ring r's vertex count in the polygon whose ring counts start at off. */
-static inline uint32_t
-exg_gs_ring_count(const exg_gs_simple *it, size_t off, uint32_t r)
-{
-	uint32_t	n;
-
-	memcpy(&n, it->data + off + 4 * (size_t) r, sizeof(n));
-	return n;
-}
-
-/*
- * The offset of the first vertex of that polygon's ring 0: the counts are
- * padded to 8 bytes; each ring's vertices follow the ring before.
- */
-static inline size_t
-exg_gs_rings_off(size_t off, uint32_t nrings)
-{
-	return off + 4 * (size_t) nrings + (nrings % 2 ? 4 : 0);
-}
-
 /* Vertex at byte off: x, y and z (0 without Z; M is dropped), as the reader loads it. */
 static inline void
 exg_gs_vertex(const exg_gs_simple *it, size_t off, double xyz[3])
@@ -129,7 +99,7 @@ exg_gs_vertex(const exg_gs_simple *it, size_t off, double xyz[3])
 /*
  * The next non-empty component: its kind (EXG_COMP_POINT, _LINE or
  * _TRIANGLE), the offset of its first vertex and its vertex count (1, >= 2,
- * 4); or a polygon (EXG_COMP_POLYGON: its ring counts' offset, its rings). False at the end (it->ok: the bytes ended exactly there) or where the
+ * 4). False at the end (it->ok: the bytes ended exactly there) or where the
  * walk stops (it->ok false).
  */
 static inline bool
@@ -145,36 +115,8 @@ exg_gs_simple_next(exg_gs_simple *it, exg_comp_kind *kind, size_t *off, uint32_t
 			goto refuse;
 		memcpy(w, it->data + o, sizeof(w));
 		o += sizeof(w);
-		if (w[0] != it->member_type)
-			goto refuse;
-		if (w[0] == 3)
-		{
-			/* a polygon: its ring count, then checks as the reader's read_polygon */
-			uint32_t	nrings = w[1];
-			size_t		ord;
-
-			if ((size_t) nrings > (it->size - o) / 4 ||
-				(nrings % 2 == 1 && it->size - o - (size_t) nrings * 4 < 4))
-				goto refuse;
-			ord = exg_gs_rings_off(o, nrings);
-			for (uint32_t r = 0; r < nrings; r++)
-			{
-				uint32_t	n = exg_gs_ring_count(it, o, r);
-
-				if (ord > it->size || (size_t) n > (it->size - ord) / it->stride)
-					goto refuse;
-				ord += (size_t) n * it->stride;
-			}
-			it->off = ord;
-			if (nrings == 0 || exg_gs_ring_count(it, o, 0) == 0)
-				continue;		/* empty */
-			*kind = EXG_COMP_POLYGON;
-			*off = o;
-			*n = nrings;
-			return true;
-		}
 		/* the member's type (1 point, 2 linestring, 14 triangle), then its vertex count */
-		if (w[1] > (it->size - o) / it->stride)
+		if (w[0] != it->member_type || w[1] > (it->size - o) / it->stride)
 			goto refuse;
 		it->off = o + (size_t) w[1] * it->stride;
 		if (w[1] == 0)
