@@ -273,7 +273,8 @@ same_as_ref(const exg_batch *b, const ref_batch *r, const char *what)
 			 b->nrows_z, r->nrows_z, b->nrows_flat, r->nrows_flat, b->nsolid);
 		return false;
 	}
-	if (memcmp(b->xyz, r->xyz, r->nverts * 3 * sizeof(double)) != 0)
+	/* (empty arrays may be NULL: nothing to compare) */
+	if (r->nverts > 0 && memcmp(b->xyz, r->xyz, r->nverts * 3 * sizeof(double)) != 0)
 	{
 		for (size_t i = 0; i < 3 * r->nverts; i++)
 			if (memcmp(&b->xyz[i], &r->xyz[i], sizeof(double)) != 0)
@@ -284,8 +285,8 @@ same_as_ref(const exg_batch *b, const ref_batch *r, const char *what)
 			}
 		return false;
 	}
-	if (memcmp(b->tri, r->tri, r->nprims * 3 * sizeof(uint32_t)) != 0 ||
-		memcmp(b->owner, r->owner, r->nprims * sizeof(uint32_t)) != 0)
+	if (r->nprims > 0 && (memcmp(b->tri, r->tri, r->nprims * 3 * sizeof(uint32_t)) != 0 ||
+						  memcmp(b->owner, r->owner, r->nprims * sizeof(uint32_t)) != 0))
 	{
 		for (size_t i = 0; i < r->nprims; i++)
 			if (memcmp(&b->tri[3 * i], &r->tri[3 * i], 3 * sizeof(uint32_t)) != 0 ||
@@ -298,7 +299,7 @@ same_as_ref(const exg_batch *b, const ref_batch *r, const char *what)
 			}
 		return false;
 	}
-	if (memcmp(b->solid, r->solid, r->nrows) != 0)
+	if (r->nrows > 0 && memcmp(b->solid, r->solid, r->nrows) != 0)
 	{
 		FAIL("%s: solid flags differ", what);
 		return false;
