@@ -62,6 +62,7 @@
 #include "join_rows.h"
 
 #include "gserialized_read.h"
+#include "host_alloc.h"
 #include "parallel.h"
 #include "stats.h"
 
@@ -562,6 +563,10 @@ place_rows(const ReadShared *sh, ReadTask *tasks, const exg_batch *keep, char **
 		xyz = (double *) base[t->side];
 		tri = (uint32 *) (base[t->side] + sh->arena_tri[t->side]);
 		owner = (uint32 *) (base[t->side] + sh->arena_owner[t->side]);
+		/* the pages mapped in one call each, not faulted in one by one */
+		exg_host_populate(xyz + 3 * t->vbase, t->nverts * 3 * sizeof(double), true);
+		exg_host_populate(tri + 3 * t->pbase, t->nprims * 3 * sizeof(uint32), true);
+		exg_host_populate(owner + t->pbase, t->nprims * sizeof(uint32), true);
 		memcpy(xyz + 3 * t->vbase, keep->xyz + 3 * t->keep_v0, t->nverts * 3 * sizeof(double));
 		/* indices into this process's keep batch, to the side's vertices */
 		src = keep->tri + 3 * t->keep_p0;
@@ -584,6 +589,7 @@ place_when_ready(ReadShared *sh, ReadTask *tasks, RowScratch *s)
 	dsm_segment *seg[2] = {NULL, NULL};
 	char	   *base[2] = {NULL, NULL};
 	uint32		n;
+	uint64		t0;
 
 	ConditionVariablePrepareToSleep(&sh->done_cv);
 	while (pg_atomic_read_u32(&sh->place_ready) == 0)
@@ -600,7 +606,9 @@ place_when_ready(ReadShared *sh, ReadTask *tasks, RowScratch *s)
 						 errmsg("exactgpu: could not map the join input's shared memory")));
 			base[k] = dsm_segment_address(seg[k]);
 		}
+	t0 = exg_now_ns();
 	n = place_rows(sh, tasks, &s->keep, base);
+	pg_atomic_fetch_add_u64(&sh->copy_ns, exg_now_ns() - t0);
 	for (int k = 0; k < 2; k++)
 		if (seg[k])
 			dsm_detach(seg[k]);
@@ -1049,6 +1057,7 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 {
 	char	   *base[2] = {NULL, NULL};
 	uint32		n;
+	uint64		t0;
 
 	for (int k = 0; k < nsides; k++)
 	{
@@ -1080,7 +1089,9 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 	pg_atomic_write_u32(&sh->place_ready, 1);
 	ConditionVariableBroadcast(&sh->done_cv);
 
+	t0 = exg_now_ns();
 	n = place_rows(sh, tasks, &s->keep, base);
+	pg_atomic_fetch_add_u64(&sh->copy_ns, exg_now_ns() - t0);
 	pg_atomic_fetch_add_u32(&sh->placed, n);
 	ConditionVariablePrepareToSleep(&sh->done_cv);
 	while (pg_atomic_read_u32(&sh->placed) < sh->nplace)
@@ -1184,7 +1195,8 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	sh = shared_create(pcxt, batch[0]->naxes, (int) batch[0]->policy, ntasks);
 	/* a side of TOAST rows only is laid out in place (see the top of the file) */
 	for (int k = 0; k < nsides; k++)
-		if (rows[k]->n == 0 && rows[k]->ntoast > 0 && batch[k]->nrows == 0)
+		if (exactgpu_read_in_place && rows[k]->n == 0 && rows[k]->ntoast > 0 &&
+			batch[k]->nrows == 0)
 		{
 			sh->in_place[k] = true;
 			sh->nplace += (uint32) rows[k]->ntoast;
