@@ -1053,8 +1053,9 @@ task_rows(const ReadTask *t, dsa_area *area, exg_flat_row *out)
 static void
 place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *s,
 			ExactgpuRows **rows, exg_batch **batch, int nsides, exg_flat_row **meta,
-			uint64 *nv, uint64 *np)
+			uint64 *nv, uint64 *np, ExactgpuReadReport *rep)
 {
+	uint64		tp = exg_now_ns();
 	char	   *base[2] = {NULL, NULL};
 	uint32		n;
 	uint64		t0;
@@ -1088,6 +1089,8 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->place_ready, 1);
 	ConditionVariableBroadcast(&sh->done_cv);
+	rep->place_create_ms = (exg_now_ns() - tp) / 1e6;
+	tp = exg_now_ns();
 
 	t0 = exg_now_ns();
 	n = place_rows(sh, tasks, &s->keep, base);
@@ -1119,6 +1122,7 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 	}
 	ConditionVariableCancelSleep();
 	pg_read_barrier();
+	rep->place_wait_ms = (exg_now_ns() - tp) / 1e6;
 
 	for (int k = 0; k < nsides; k++)
 	{
@@ -1298,7 +1302,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	{
 		uint64		tg = exg_now_ns();
 
-		place_sides(pcxt, sh, tasks, &s, rows, batch, nsides, meta, nv, np);
+		place_sides(pcxt, sh, tasks, &s, rows, batch, nsides, meta, nv, np, rep);
 		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 		rep->in_place = (int) sh->in_place[0] + (int) sh->in_place[1];
 	}

@@ -94,6 +94,8 @@ typedef struct ExactgpuReadReport
 	double		gather_ms;		/* leader: copying flattened rows into the batch,
 								 * or waiting for them laid out in place */
 	int			in_place;		/* sides laid out in place by their readers */
+	double		place_create_ms;	/* ... of gather_ms: their segments made */
+	double		place_wait_ms;	/* ... the rows laid out (then the batch borrows) */
 	double		release_ms;		/* leader: ending the workers, freeing shared memory */
 	double		first_start_ms; /* launch to the first worker running our code */
 	double		last_start_ms;	/* ... to the last one (workers that took part) */
