@@ -28,24 +28,20 @@ mkdir -p "$out"
 	echo '```'
 } 2>&1 | tee "$out/overlay.md"
 [ -z "${SKIP_SQL:-}" ] || exit 0
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-2d
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp bench/sql/boxjoin.sql bench/sql/overlay.sql "$work/" && chown -R pg "$work"
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
-	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=1GB -c max_wal_size=8GB' -w start >/dev/null"
-su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSION exactgpu CASCADE'"
+pg_cluster_init "$work" bench/sql/boxjoin.sql bench/sql/overlay.sql
+pg_cluster_start -c shared_buffers=8GB -c work_mem=1GB -c max_wal_size=8GB
+pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
 for n in ${OVERLAY_N:-300}; do
 	[ "$n" = 0 ] && break
 	echo "== map overlay SQL, $n x $n lattice" | tee -a "$out/overlay-sql.md"
-	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=$n -f $work/overlay.sql" 2>&1 | tee -a "$out/overlay-sql.md"
+	pg_psql "-v n=$n -f $work/overlay.sql" 2>&1 | tee -a "$out/overlay-sql.md"
 done
 # boxes per table:coverage; pair-by-pair comparison up to EXACT_CHECK_MAX
 # (10^6) boxes a side (count and fingerprint are compared in every case)
 for case in ${BOX_CASES:-1000000:0.1 1000000:1 1000000:4}; do
 	n=${case%%:*} cov=${case#*:} check=$([ "$n" -le "${EXACT_CHECK_MAX:-1000000}" ] && echo 1 || echo 0)
 	echo "== box join SQL, $n boxes per table, coverage $cov" | tee -a "$out/boxjoin-sql.md"
-	su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres -v n=$n -v cov=$cov -v exact_check=$check -f $work/boxjoin.sql" 2>&1 | tee -a "$out/boxjoin-sql.md"
+	pg_psql "-v n=$n -v cov=$cov -v exact_check=$check -f $work/boxjoin.sql" 2>&1 | tee -a "$out/boxjoin-sql.md"
 done

@@ -19,14 +19,10 @@ set -eu
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-box-join
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r test bench "$work/" && chown -R pg "$work"
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
-	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=256MB -c maintenance_work_mem=2GB -c max_wal_size=16GB -c jit=off' -w start >/dev/null"
+pg_cluster_init "$work" test bench
+pg_cluster_start -c shared_buffers=8GB -c work_mem=256MB -c maintenance_work_mem=2GB -c max_wal_size=16GB -c jit=off
 md="$work/box-join.md"
 {
 	echo "# Plain JOIN on && / &&& as a batch box join (Custom Scan ExactBoxJoin)"
@@ -38,17 +34,15 @@ md="$work/box-join.md"
 	echo '```'
 } > "$md"
 chown pg "$md"
-su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
-	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
-	--load-extension=postgis --load-extension=exactgpu custom_box_join" 2>&1 | tail -3 >> "$md" || true
+pg_cluster_regress custom_box_join 2>&1 | tail -3 >> "$md" || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 echo '```' >> "$md"
 echo >> "$md"
 echo "## Benchmarks" >> "$md"
 echo >> "$md"
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+as_pg "export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	REPS=${REPS:-2} PG_TIMEOUT_S=${PG_TIMEOUT_S:-150} bench/sql/box_join.sh $md ${N:-1000000}" 2>&1 | tail -20 || true
 cp "$md" "$out/box-join.md"
 cp "$work/pg.log" "$out/pg.log" 2>/dev/null || true
-su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data stop -m fast" >/dev/null || true
+pg_cluster_stop
 cat "$md"

@@ -21,14 +21,10 @@ set -eu
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-custom-join
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
-	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off' -w start >/dev/null"
+pg_cluster_init "$work" test bench demo
+pg_cluster_start -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off
 md="$work/custom-join.md"
 {
 	echo "# Plain JOIN as a batch join (Custom Scan ExactJoin) on the GPU"
@@ -40,18 +36,16 @@ md="$work/custom-join.md"
 	echo '```'
 } > "$md"
 chown pg "$md"
-[ "${PARTS:-all}" = large ] || su pg -c ". /opt/pgbundle/env; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
-	--inputdir=test/regress --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg \
-	--load-extension=postgis --load-extension=exactgpu custom_join custom_join_solid join" 2>&1 | tail -5 >> "$md" || true
+[ "${PARTS:-all}" = large ] || pg_cluster_regress custom_join custom_join_solid join 2>&1 | tail -5 >> "$md" || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 echo '```' >> "$md"
 echo >> "$md"
 echo "## Benchmarks" >> "$md"
 echo >> "$md"
-[ "${PARTS:-all}" = large ] || su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+[ "${PARTS:-all}" = large ] || as_pg "export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	DEVICE=gpu bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000 &&
 	INDEXES=bodies DEVICE=gpu BATCH_SETTINGS='SET enable_nestloop = off' bench/sql/custom_join.sh demo/bin/minegen $md 2000:30:200000" 2>&1 | tail -20 || true
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+as_pg "export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	ROW_BY_ROW=${ROW_BY_ROW:-1} bench/sql/custom_join.sh demo/bin/minegen $md 20000:100:10000000" 2>&1 | tail -20 || true
 cp "$md" "$out/custom-join.md"
 cat "$md"

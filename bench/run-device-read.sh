@@ -32,24 +32,16 @@ out=${OUT:-/tmp/out}
 mkdir -p "$out"
 sizes=${SIZES:-paper large}
 [ -x demo/bin/minegen ] || make -s demo/bin/minegen
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-read
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r bench "$work/" && chown -R pg "$work"
+pg_cluster_init "$work" bench
 ncores=$(nproc)
-pgopts="-k /tmp -c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal -c max_wal_senders=0 \
+pgopts="-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal -c max_wal_senders=0 \
  -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) -c max_parallel_workers=$ncores \
  -c max_parallel_workers_per_gather=$((ncores - 1)) -c exactgpu.worker_threads=0 ${PG_EXTRA-"-c min_dynamic_shared_memory=4GB -c shared_preload_libraries=postgis-3,exactgpu"}"
-start_pg() {	# $1: extra environment for the postmaster (CUDA_MODULE_LOADING=...)
-	su pg -c ". /opt/pgbundle/env; $1 pg_ctl -D $work/data -l $work/pg.log -o '$pgopts' -w start" >/dev/null
-}
-stop_pg() { su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data -m fast -w stop" >/dev/null || true; }
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null"
-start_pg ""
+pg_cluster_start "$pgopts"
 export PGHOST=/tmp PGUSER=pg PGDATABASE=postgres
-q() { su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres $*"; }
+q() { pg_psql "$*"; }
 q "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
 
 report="$out/read.md"
@@ -57,7 +49,7 @@ report="$out/read.md"
 	echo "# exactgpu batch join: the read path against the detoast floor"
 	echo
 	echo "Device: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo none);" \
-		"host: $ncores cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); PostgreSQL: $(su pg -c '. /opt/pgbundle/env; postgres --version')"
+		"host: $ncores cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); PostgreSQL: $(as_pg 'postgres --version')"
 	echo
 	echo "/dev/shm (the parallel read's shared memory): $(df -h /dev/shm | tail -1)"
 	echo
@@ -172,7 +164,7 @@ $small_setup
 SQL
 first_join() {	# $1: label, $2: PGOPTIONS; a fresh backend each time
 	for i in 1 2 3; do
-		su pg -c ". /opt/pgbundle/env; PGOPTIONS='$2' psql -X -At -h /tmp -d postgres" <<'SQL' 2>&1 | tr '\n' ' '
+		as_pg "PGOPTIONS='$2' psql -X -At -h /tmp -d postgres" <<'SQL' 2>&1 | tr '\n' ' '
 \timing on
 SELECT count(*) || ' pairs' FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM few_holes', 'SELECT id, geom FROM few_bodies');
 \timing off
@@ -181,13 +173,13 @@ SQL
 		echo " ($1)"
 	done
 }
-stop_pg; start_pg "CUDA_MODULE_LOADING=LAZY"
+pg_cluster_stop; pg_cluster_start -e CUDA_MODULE_LOADING=LAZY "$pgopts"
 echo "exactgpu.device = gpu, 400 holes x 100 tetrahedra, fresh backend, CUDA_MODULE_LOADING=LAZY:" | tee -a "$report"
 first_join lazy "-c exactgpu.device=gpu -c exactgpu.progress=on" | tee -a "$report"
-stop_pg; start_pg "CUDA_MODULE_LOADING=EAGER"
+pg_cluster_stop; pg_cluster_start -e CUDA_MODULE_LOADING=EAGER "$pgopts"
 echo "the same, CUDA_MODULE_LOADING=EAGER:" | tee -a "$report"
 first_join eager "-c exactgpu.device=gpu -c exactgpu.progress=on" | tee -a "$report"
-stop_pg; start_pg ""
+pg_cluster_stop; pg_cluster_start "$pgopts"
 echo "exactgpu.device = auto (default gpu_min_primitives: the CPU), fresh backend:" | tee -a "$report"
 first_join auto "" | tee -a "$report"
 for t in 0 1 $ncores; do
@@ -210,5 +202,5 @@ DO $$ BEGIN FOR i IN 1..200 LOOP
 END LOOP; END $$;
 SQL
 echo '```' >> "$report"
-stop_pg
+pg_cluster_stop
 cp "$work/pg.log" "$out/read-pg.log" 2>/dev/null || true

@@ -11,38 +11,32 @@ set -eu
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-device
-# a server left by an earlier call on a still-warm machine
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
-	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=4GB -c work_mem=256MB -c max_wal_size=8GB' -w start >/dev/null"
+pg_cluster_init "$work" test bench demo
+pg_cluster_start -c shared_buffers=4GB -c work_mem=256MB -c max_wal_size=8GB
 export PGHOST=/tmp PGUSER=pg PGDATABASE=postgres
-su pg -c ". /opt/pgbundle/env; psql -X -q -h /tmp -d postgres -c 'CREATE EXTENSION exactgpu CASCADE' -c 'CREATE EXTENSION postgis_sfcgal'"
+pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE' -c 'CREATE EXTENSION postgis_sfcgal'"
 
 touch "$out/device-sql.md"
 if [ -z "${SKIP_REGRESS:-}" ]; then
 echo "== pg_regress with the GPU" | tee -a "$out/device-sql.md"
 tests=$(cd test/regress/sql && ls *.sql | sed 's/\.sql$//' | tr "\n" " ")
 # gpu_min_primitives = 0: the suite's small joins go to the GPU under exactgpu.device = auto
-su pg -c ". /opt/pgbundle/env; export PGOPTIONS='-c exactgpu.gpu_min_primitives=0'; cd $work && /usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress \
-	--inputdir=test/regress --load-extension=postgis --load-extension=exactgpu --bindir=/usr/lib/postgresql/15/bin --host=/tmp --user=pg $tests" 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
+pg_cluster_regress -e "PGOPTIONS='-c exactgpu.gpu_min_primitives=0'" $tests 2>&1 | tee -a "$out/device-sql.md" | tail -3 || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 fi
 
 if [ -z "${SKIP_SQLBENCH:-}" ]; then
 echo "== SQL benchmark" | tee -a "$out/device-sql.md"
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
+as_pg "export PGHOST=/tmp PGDATABASE=postgres; cd $work &&
 	PG_TIMEOUT=${PG_TIMEOUT:-240000} bench/sql/run.sh demo/bin/minegen $work/sqlbench.csv \
 	micro:20:2:400 small:200:6:20000 demo:2000:20:200000" 2>&1 | tee -a "$out/device-sql.md"
 cp "$work/sqlbench.csv" "$out/"
 fi
 
 echo "== 10^4 GPU batch joins in one backend" | tee -a "$out/device-sql.md"
-su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
+pg_psql "" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
 \pset footer off
 -- 400 short holes and 100 tetrahedra (as in sql/join.sql): a join of a few ms
 CREATE TEMP TABLE few_holes AS SELECT i * 20 + j AS id,
@@ -65,7 +59,7 @@ SELECT device, row_pairs FROM exactgpu_last_join_stats();
 SQL
 
 echo "== cancel of long GPU joins" | tee -a "$out/device-sql.md"
-su pg -c ". /opt/pgbundle/env; psql -X -h /tmp -d postgres" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
+pg_psql "" <<'SQL' 2>&1 | tee -a "$out/device-sql.md"
 \pset footer off
 -- 1.2 * 10^6 segments 0.3 long in a unit cube on 64 grid cells: ~40,000 per
 -- cell (a cell may hold 2^32 pairs), ~10^11 cell pairs to cull: GPU seconds
@@ -108,4 +102,4 @@ SELECT device, candidate_pairs, row_pairs, round(read_ms) AS read_ms, round(join
 RESET statement_timeout;
 SELECT round(gpu_memory_in_use_mb::numeric, 3) AS in_use_mb_after FROM exactgpu_device_info();
 SQL
-su pg -c ". /opt/pgbundle/env; pg_ctl -D $work/data stop -m fast" >/dev/null || true
+pg_cluster_stop
