@@ -201,28 +201,53 @@ PGDLLEXPORT void exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc);
  */
 static double worker_start_ms = -1;
 
-/* Scratch for flattening one row after another in this process. */
+/*
+ * Scratch for flattening one row after another in this process. It lives
+ * in its own memory context, whose deletion frees the engine's (malloc'ed)
+ * buffers: scratch_free, or an error's cleanup in the leader, where the
+ * keep batch can hold every row it flattened (all of them when no worker
+ * started).
+ */
 typedef struct RowScratch
 {
 	exg_shape	shape;
 	exg_batch	batch;
 	exg_batch	keep;			/* rows of sides laid out in place, kept
 								 * until their places are known */
-	MemoryContext cxt;			/* the detoasted value */
+	MemoryContext own;			/* holds this */
+	MemoryContextCallback cb;	/* frees shape, batch and keep */
+	MemoryContext cxt;			/* the detoasted value (reset row by row) */
 	uint64		detoast_ns,		/* this process's share of the profile */
 				parse_ns,
 				copy_ns;
 } RowScratch;
 
 static void
-scratch_init(RowScratch *s, const ReadShared *sh)
+scratch_release(void *arg)
 {
+	RowScratch *s = arg;
+
+	exg_shape_free(&s->shape);
+	exg_batch_free(&s->batch);
+	exg_batch_free(&s->keep);
+}
+
+static RowScratch *
+scratch_create(const ReadShared *sh)
+{
+	MemoryContext own = AllocSetContextCreate(CurrentMemoryContext, "exactgpu parallel read",
+											  ALLOCSET_SMALL_SIZES);
+	RowScratch *s = MemoryContextAllocZero(own, sizeof(RowScratch));
+
+	s->own = own;
 	exg_shape_init(&s->shape);
 	exg_batch_init(&s->batch, sh->naxes, (exg_nonplanar_policy) sh->policy);
 	exg_batch_init(&s->keep, sh->naxes, (exg_nonplanar_policy) sh->policy);
-	s->cxt = AllocSetContextCreate(CurrentMemoryContext, "exactgpu parallel read",
-								   ALLOCSET_DEFAULT_SIZES);
-	s->detoast_ns = s->parse_ns = s->copy_ns = 0;
+	s->cb.func = scratch_release;
+	s->cb.arg = s;
+	MemoryContextRegisterResetCallback(own, &s->cb);
+	s->cxt = AllocSetContextCreate(own, "exactgpu parallel read row", ALLOCSET_DEFAULT_SIZES);
+	return s;
 }
 
 /* This process's times into the shared profile. */
@@ -242,10 +267,7 @@ scratch_publish(const RowScratch *s, ReadShared *sh)
 static void
 scratch_free(RowScratch *s)
 {
-	exg_shape_free(&s->shape);
-	exg_batch_free(&s->batch);
-	exg_batch_free(&s->keep);
-	MemoryContextDelete(s->cxt);
+	MemoryContextDelete(s->own);	/* calls scratch_release */
 }
 
 static uint8
@@ -635,7 +657,7 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 	void	   *dsa_space = shm_toc_lookup(toc, READ_KEY_DSA, true);
 	dsa_area   *area = dsa_space ? dsa_attach_in_place(dsa_space, seg) : NULL;
 	InlineRows *inl[2];
-	RowScratch	s;
+	RowScratch *s;
 	uint32		i;
 	uint64		now = exg_now_ns(),
 				seen = 0;
@@ -647,16 +669,16 @@ exactgpu_read_worker_main(dsm_segment *seg, shm_toc *toc)
 		;
 	for (int k = 0; k < 2; k++)
 		inl[k] = shm_toc_lookup(toc, READ_KEY_INLINE + k, true);
-	scratch_init(&s, sh);
+	s = scratch_create(sh);
 	while (claim_task(sh, &i))
 	{
 		CHECK_FOR_INTERRUPTS();
-		flatten_task(sh, tasks, i, area, inl, &s);
+		flatten_task(sh, tasks, i, area, inl, s);
 	}
-	scratch_publish(&s, sh);
-	if (s.keep.nrows > 0)
-		place_when_ready(sh, tasks, &s);
-	scratch_free(&s);
+	scratch_publish(s, sh);
+	if (s->keep.nrows > 0)
+		place_when_ready(sh, tasks, s);
+	scratch_free(s);
 	if (area)
 		dsa_detach(area);
 }
@@ -1161,7 +1183,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	ReadTask   *tasks;
 	InlineRows *inl[2] = {NULL, NULL};
 	dsa_area   *area;
-	RowScratch	s;
+	RowScratch *s;
 	exg_flat_row *flat;
 	exg_flat_row *meta[2] = {NULL, NULL};	/* the rows of sides laid out in place */
 	uint64		nv[2] = {0, 0},
@@ -1252,7 +1274,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	}
 
 	/* the leader takes the rows in order, flattening unclaimed ones itself */
-	scratch_init(&s, sh);
+	s = scratch_create(sh);
 	flat = palloc_extended(sizeof(exg_flat_row) * (nflat ? nflat : 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < nsides; k++)
 	{
@@ -1265,7 +1287,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		{
 			ReadTask   *t = &tasks[i];
 
-			if (await_task(pcxt, sh, tasks, i, area, inl, &s, rows[k]->context, seen, nworkers))
+			if (await_task(pcxt, sh, tasks, i, area, inl, s, rows[k]->context, seen, nworkers))
 				rep->workers++;
 			if (t->kind == TASK_TOAST)
 				check_srid(rows[k], t->srid);
@@ -1297,16 +1319,16 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		append_toast_ids(rows[k]);
 		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 	}
-	scratch_publish(&s, sh);
+	scratch_publish(s, sh);
 	if (sh->nplace > 0)
 	{
 		uint64		tg = exg_now_ns();
 
-		place_sides(pcxt, sh, tasks, &s, rows, batch, nsides, meta, nv, np, rep);
+		place_sides(pcxt, sh, tasks, s, rows, batch, nsides, meta, nv, np, rep);
 		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 		rep->in_place = (int) sh->in_place[0] + (int) sh->in_place[1];
 	}
-	scratch_free(&s);
+	scratch_free(s);
 	rep->wait_ms = (exg_now_ns() - t0) / 1e6 - rep->gather_ms - rep->parse_ms;
 	pfree(flat);
 	for (int k = 0; k < 2; k++)
@@ -1375,7 +1397,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 	ReadShared *sh;
 	ReadTask   *tasks;
 	InlineRows *inl[2] = {NULL, NULL};
-	RowScratch	s;
+	RowScratch *s;
 	bool	   *seen = palloc0(sizeof(bool) * nworkers);
 	Size		tasks_size;
 
@@ -1412,7 +1434,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 	readers_launch(pcxt, sh, tasks, false);
 	rep->workers_planned = nworkers;
 
-	scratch_init(&s, sh);
+	s = scratch_create(sh);
 	for (int k = 0; k < nsides; k++)
 	{
 		size_t		base = rows[k]->n;
@@ -1421,14 +1443,14 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 		{
 			ReadTask   *t = &tasks[i];
 
-			if (await_task(pcxt, sh, tasks, i, NULL, inl, &s, rows[k]->context, seen, nworkers))
+			if (await_task(pcxt, sh, tasks, i, NULL, inl, s, rows[k]->context, seen, nworkers))
 				rep->workers++;
 			check_srid(rows[k], t->srid);
 			has_box[k][base + i - first[k]] = t->solid;
 			memcpy(&box[k][2 * naxes * (base + i - first[k])], t->box, 2 * naxes * sizeof(double));
 		}
 	}
-	scratch_free(&s);
+	scratch_free(s);
 	pfree(seen);
 	rep->wait_ms = (exg_now_ns() - t0) / 1e6;
 	t0 = exg_now_ns();
@@ -1501,7 +1523,7 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	ReadTask   *tasks;
 	InlineRows *inl[2] = {NULL, NULL};
 	dsa_area   *area;
-	RowScratch	s;
+	RowScratch *s;
 	bool	   *seen;
 	int			took_part = 0;
 	Size		tasks_size;
@@ -1554,18 +1576,18 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	area = readers_launch(pcxt, sh, tasks, true);
 
 	seen = palloc0(sizeof(bool) * nworkers);
-	scratch_init(&s, sh);
+	s = scratch_create(sh);
 	for (uint32 i = 0; i < (uint32) n; i++)
 	{
 		ReadTask   *t = &tasks[i];
 
-		if (await_task(pcxt, sh, tasks, i, area, inl, &s, "ST_ExactBatch", seen, nworkers))
+		if (await_task(pcxt, sh, tasks, i, area, inl, s, "ST_ExactBatch", seen, nworkers))
 			took_part++;
 		emit(arg, i, (const struct varlena *) dsa_get_address(area, t->flat));
 		/* the value is copied: its shared memory can go back now */
 		dsa_free(area, t->flat);
 	}
-	scratch_free(&s);
+	scratch_free(s);
 	pfree(seen);
 	readers_finish(pcxt, area, sh, NULL);
 	return took_part;
