@@ -14,7 +14,8 @@
  *      untouched, and appending gives the gathered batch plus the rows;
  *   3. bad layouts (an index or owner out of range, owners out of order,
  *      counts that disagree, a batch not empty) fail and leave it unchanged;
- *   4. exg_batch_free leaves the caller's arrays (the caller frees them).
+ *   4. exg_batch_free leaves the caller's arrays (the caller frees them),
+ *      and so does borrowing again after an empty layout.
  *
  *   test_batch_borrow [rounds [seed]]
  */
@@ -248,6 +249,25 @@ round_once(test_rng *r, int threads)
 	CHECK(unchanged(&L, &s), "the bad layouts were restored");
 	CHECK(exg_batch_borrow(&gathered, L.xyz, L.nv, L.tri, L.owner, L.np, L.rows, L.n, threads,
 						   &err) == EXG_ERR_ARGUMENT, "only an empty batch borrows");
+
+	/*
+	 * a batch that borrowed an empty layout is empty, and may borrow again:
+	 * the first arrays stay the caller's (freed twice here if it freed them)
+	 */
+	{
+		layout		E;
+
+		make_rows(&E, r, 0);
+		lay_out(&E);
+		exg_batch_init(&borrowed, 3, EXG_NONPLANAR_ERROR);
+		CHECK(exg_batch_borrow(&borrowed, E.xyz, 0, E.tri, E.owner, 0, E.rows, 0, threads,
+							   &err) == EXG_OK && borrowed.borrowed, "%s", err.message);
+		CHECK(exg_batch_borrow(&borrowed, L.xyz, L.nv, L.tri, L.owner, L.np, L.rows, L.n, threads,
+							   &err) == EXG_OK && borrowed.xyz == L.xyz && borrowed.nrows == L.n &&
+			  borrowed.nprims == L.np, "%s", err.message);
+		exg_batch_free(&borrowed);
+		layout_free(&E);
+	}
 
 	exg_batch_free(&gathered);
 	snap_free(&s);

@@ -188,9 +188,13 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
 	b->solid = solid;
 	b->solid_cap = n;
-	free(b->xyz);
-	free(b->tri);
-	free(b->owner);
+	if (!b->borrowed)
+	{
+		/* empty, it may have borrowed an empty layout: the caller's arrays */
+		free(b->xyz);
+		free(b->tri);
+		free(b->owner);
+	}
 	b->xyz = xyz;
 	b->tri = tri;
 	b->owner = owner;
