@@ -73,7 +73,7 @@ echo "$variants" | tr '|' '\n' | while IFS= read -r v; do
 	start_pg "$v"
 	echo "### postmaster options: ${v:-(default)}" >> "$report"
 	echo '```' >> "$report"
-	q "-v label=$size/v$i -v devices='$devices' -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
+	q "-v label=$size/v$i -v devices='$devices' -v reps=${REPS:-2} -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
 	echo '```' >> "$report"
 	stop_pg
 done

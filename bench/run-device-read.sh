@@ -74,7 +74,7 @@ for size in $sizes; do
 	q "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
 	echo "## $size mine (generated and loaded in $(( $(date +%s) - t0 )) s)" >> "$report"
 	echo '```' >> "$report"
-	q "-v label=$size/pglz -v devices='gpu cpu' -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
+	q "-v label=$size/pglz -v devices='gpu cpu' -v reps=${REPS:-2} -v detail=1 -f $work/bench/sql/read.sql" 2>&1 | tee -a "$report"
 	echo '```' >> "$report"
 done
 

@@ -364,6 +364,8 @@ run_join(ExactJoinState *ejs)
 		exactgpu_report(&err, ejs->context);
 	exg_batch_free(&ejs->batch[0]);
 	exg_batch_free(&ejs->batch[1]);
+	exactgpu_rows_release(&rows[0]);
+	exactgpu_rows_release(&rows[1]);
 
 	if (ejs->jointype != JOIN_INNER)
 	{

@@ -25,6 +25,7 @@ int			exactgpu_memory_limit_mb = 0;
 int			exactgpu_gpu_min_primitives = 65536;
 bool		exactgpu_progress = false;
 int			exactgpu_parallel_read = EXACTGPU_PARALLEL_READ_AUTO;
+bool		exactgpu_read_in_place = true;
 
 ExactgpuJoinReport exactgpu_last_join;
 
@@ -76,6 +77,11 @@ exactgpu_define_join_gucs(void)
 							 "auto: when reading serially would take over twice the workers' start-up, as last measured in this backend (they load every library the backend has loaded, unless shared_preload_libraries has them); always: whenever PostgreSQL grants workers and there are 8 MB to read. Answers never depend on this.",
 							 &exactgpu_parallel_read, EXACTGPU_PARALLEL_READ_AUTO, parallel_read_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("exactgpu.read_in_place",
+							 "Let the parallel read's processes lay a side of out-of-line rows out in place (developer option).",
+							 "off: the leader gathers every row into the batch, as before 0.2.0 (for comparison in benchmarks). Answers never depend on this.",
+							 &exactgpu_read_in_place, true,
+							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomEnumVariable("exactgpu.join_first_stage",
 							 "How exact joins find candidate pairs: auto, cell_pairs (every pair sharing a grid cell) or box_join.",
 							 "auto takes the box join on the GPU from 2^20 primitives; answers never depend on this.",

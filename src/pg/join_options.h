@@ -56,6 +56,8 @@ typedef enum ExactgpuParallelRead
 	EXACTGPU_PARALLEL_READ_OFF
 } ExactgpuParallelRead;
 extern int	exactgpu_parallel_read;
+/* exactgpu.read_in_place: sides of TOAST rows laid out in place (join_read_parallel.c). */
+extern bool exactgpu_read_in_place;
 
 void		exactgpu_define_join_gucs(void);
 

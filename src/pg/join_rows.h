@@ -42,6 +42,8 @@ typedef struct ExactgpuRows
 	size_t		ntoast;
 	size_t		toast_cap;
 	uint64		toast_bytes;	/* their detoasted size, from the pointers */
+	/* shared memory the batch's arrays were laid out in (parallel read) */
+	struct ExactgpuArena *arena;
 } ExactgpuRows;
 
 void		exactgpu_rows_init(ExactgpuRows *rows, const char *context);
@@ -51,6 +53,13 @@ void		exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size le
 
 /* Add one row as its on-disk TOAST pointer (see exactgpu_rows_defer_toast). */
 void		exactgpu_rows_add_toast(ExactgpuRows *rows, int64 id, const struct varlena *v);
+
+/*
+ * Let go of the shared memory the parallel read laid this side's batch out
+ * in (exactgpu_rows_flatten): after exg_batch_free of that batch. Also done
+ * when rows->mcxt is reset or deleted, errors included.
+ */
+void		exactgpu_rows_release(ExactgpuRows *rows);
 
 /* The rows as the engine reads them (valid while rows is unchanged). */
 exg_row_bytes exactgpu_rows_bytes(const ExactgpuRows *rows);
@@ -82,10 +91,19 @@ typedef struct ExactgpuReadReport
 	double		detoast_ms;		/* leader: serially detoasted deferred rows */
 	double		parse_ms;		/* leader: rows in line parsed on the thread pool */
 	double		wait_ms;		/* leader: waiting for and flattening deferred rows */
-	double		gather_ms;		/* leader: copying flattened rows into the batch */
+	double		gather_ms;		/* leader: copying flattened rows into the batch,
+								 * or waiting for them laid out in place */
+	int			in_place;		/* sides laid out in place by their readers */
+	double		place_create_ms;	/* ... of gather_ms: their segments made */
+	double		place_wait_ms;	/* ... the rows laid out (then the batch borrows) */
 	double		release_ms;		/* leader: ending the workers, freeing shared memory */
 	double		first_start_ms; /* launch to the first worker running our code */
 	double		last_start_ms;	/* ... to the last one (workers that took part) */
+	double		last_done_ms;	/* ... to the last process done with its rows */
+	/* the flattening processes' time, leader included, summed over them */
+	double		work_detoast_ms;
+	double		work_parse_ms;
+	double		work_copy_ms;	/* into shared memory */
 } ExactgpuReadReport;
 
 /*

@@ -68,6 +68,8 @@ join_state_free(void *arg)
 		return;
 	exg_batch_free(&js->batch[0]);
 	exg_batch_free(&js->batch[1]);
+	exactgpu_rows_release(&js->rows[0]);
+	exactgpu_rows_release(&js->rows[1]);
 	js->freed = true;
 }
 
@@ -218,12 +220,14 @@ join_and_emit(FunctionCallInfo fcinfo, ExactJoinState *js, JoinMode mode, uint64
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
 						rep->read_ms),
-				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers, running %.1f to %.1f ms after their launch), gathered %.1f ms, workers and shared memory released %.1f ms",
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers, running %.1f to %.1f ms after their launch), gathered %.1f ms (%d of 2 sides laid out in place by the processes: segments made %.1f ms, rows laid out %.1f ms), workers and shared memory released %.1f ms; the processes flattening, summed: detoast %.1f ms, parse %.1f ms, copy %.1f ms, the last done %.1f ms after the launch",
 						   rep->read_ms - rrep.detoast_ms - rrep.parse_ms - rrep.wait_ms -
 						   rrep.gather_ms - rrep.release_ms,
 						   rrep.parallel ? "parallel" : "serial", rrep.detoast_ms, rrep.parse_ms,
 						   rrep.wait_ms, rrep.workers, rrep.workers_planned, rrep.first_start_ms,
-						   rrep.last_start_ms, rrep.gather_ms, rrep.release_ms),
+						   rrep.last_start_ms, rrep.gather_ms, rrep.in_place, rrep.place_create_ms, rrep.place_wait_ms, rrep.release_ms,
+						   rrep.work_detoast_ms, rrep.work_parse_ms, rrep.work_copy_ms,
+						   rrep.last_done_ms),
 				 rrep.release_ms > 0.1 * rep->read_ms && min_dynamic_shared_memory == 0 ?
 				 errhint("The parallel read's shared memory was mapped and released for this join: min_dynamic_shared_memory (set at server start, e.g. 4GB for joins of 10^7 triangles) keeps it ready.") : 0));
 

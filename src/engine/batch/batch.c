@@ -25,16 +25,60 @@ exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy)
 void
 exg_batch_free(exg_batch *b)
 {
-	free(b->xyz);
-	free(b->tri);
-	free(b->owner);
+	if (!b->borrowed)
+	{
+		free(b->xyz);
+		free(b->tri);
+		free(b->owner);
+	}
 	free(b->solid);
 	memset(b, 0, sizeof(*b));
+}
+
+exg_status
+exg_batch_own(exg_batch *b, exg_error *err)
+{
+	double	   *xyz;
+	uint32_t   *tri,
+			   *owner;
+
+	if (!b->borrowed)
+		return EXG_OK;
+	xyz = malloc((b->nverts ? b->nverts : 1) * 3 * sizeof(double));
+	tri = malloc((b->nprims ? b->nprims : 1) * 3 * sizeof(uint32_t));
+	owner = malloc((b->nprims ? b->nprims : 1) * sizeof(uint32_t));
+	if (!xyz || !tri || !owner)
+	{
+		free(xyz);
+		free(tri);
+		free(owner);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	}
+	memcpy(xyz, b->xyz, b->nverts * 3 * sizeof(double));
+	memcpy(tri, b->tri, b->nprims * 3 * sizeof(uint32_t));
+	memcpy(owner, b->owner, b->nprims * sizeof(uint32_t));
+	b->xyz = xyz;
+	b->tri = tri;
+	b->owner = owner;
+	b->verts_cap = b->nverts;
+	b->prims_cap = b->nprims;
+	b->borrowed = false;
+	return EXG_OK;
 }
 
 void
 exg_batch_reset(exg_batch *b)
 {
+	if (b->borrowed)
+	{
+		/* the caller's arrays are not ours to reuse */
+		b->xyz = NULL;
+		b->tri = NULL;
+		b->owner = NULL;
+		b->verts_cap = 0;
+		b->prims_cap = 0;
+		b->borrowed = false;
+	}
 	b->nverts = 0;
 	b->nprims = 0;
 	b->nrows = 0;
@@ -613,6 +657,8 @@ exg_batch_add_serialized(exg_batch *b, const uint8_t *data, size_t size, exg_sha
 	bool		nonempty,
 				has_z;
 
+	if (exg_batch_own(b, err) != EXG_OK)
+		return EXG_ERR_NOMEM;
 	if (b->naxes == 3 && b->nrows < UINT32_MAX - 1 &&
 		grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1) &&
 		add_serialized_3d(b, data, size, &nonempty, &has_z))
@@ -767,6 +813,8 @@ exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err)
 
 	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+	if (exg_batch_own(b, err) != EXG_OK)
+		return EXG_ERR_NOMEM;
 	xyz = exg_host_realloc(b->xyz, (nv ? nv : 1) * 3 * sizeof(double));
 	if (xyz)
 		b->xyz = xyz;
@@ -794,6 +842,8 @@ exg_batch_add(exg_batch *b, const exg_shape *s, exg_error *err)
 
 	if (b->nrows >= UINT32_MAX - 1)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many rows in one join input");
+	if (exg_batch_own(b, err) != EXG_OK)
+		return EXG_ERR_NOMEM;
 	if (!grow((void **) &b->solid, &b->solid_cap, b->nrows + 1, 1))
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
 	b->solid[b->nrows] = 0;

@@ -45,6 +45,8 @@ typedef struct exg_batch
 	const uint32_t *order;		/* set by the caller, or NULL: per row, its place
 								 * in the order of the results (rows with the same
 								 * place are one row there); not owned */
+	bool		borrowed;		/* xyz, tri and owner are the caller's
+								 * (exg_batch_borrow) */
 } exg_batch;
 
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
@@ -52,6 +54,9 @@ void		exg_batch_free(exg_batch *b);
 
 /* Empty b, keeping its buffers (a reader flattening one row after another). */
 void		exg_batch_reset(exg_batch *b);
+
+/* Copy a borrowed batch's arrays into b's own (exg_batch_borrow); no-op otherwise. */
+exg_status	exg_batch_own(exg_batch *b, exg_error *err);
 
 /* Room for nv vertices, np primitives and nr rows in all (bulk appends). */
 exg_status	exg_batch_reserve(exg_batch *b, size_t nv, size_t np, size_t nr, exg_error *err);
@@ -116,6 +121,21 @@ typedef struct exg_flat_row
  */
 exg_status	exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int threads,
 								  exg_error *err);
+
+/*
+ * Rows laid out in place by the caller (the parallel read's reader
+ * processes write them straight into shared memory, at the places a prefix
+ * sum gave them, so that no process gathers them again): b, empty, takes
+ * n rows over xyz (nverts), tri and owner (nprims) without copying them.
+ * rows[i] gives row i's counts, solid flag and dims (its pointers are not
+ * read). The arrays stay the caller's, alive until exg_batch_free, which
+ * leaves them; b copies them before anything is added to it. Fails if the
+ * counts disagree or an index or owner is out of range (checked on
+ * `threads` threads); b is then unchanged.
+ */
+exg_status	exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri,
+							 uint32_t *owner, size_t nprims, const exg_flat_row *rows, size_t n,
+							 int threads, exg_error *err);
 
 /*
  * The exact box of each row: lo then hi (naxes doubles each) at

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_alloc.h"
 #include "parallel.h"
 
 exg_status
@@ -109,5 +110,105 @@ exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int thre
 	b->nverts = nv;
 	b->nprims = np;
 	b->nrows = nr;
+	return EXG_OK;
+}
+
+exg_status
+exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32_t *owner,
+				 size_t nprims, const exg_flat_row *rows, size_t n, int threads,
+				 exg_error *err)
+{
+	size_t		nv = 0,
+				np = 0,
+				bad = SIZE_MAX;
+	uint8_t    *solid;
+	int			t = exg_threads(threads);
+
+	if (b->nrows != 0 || b->nprims != 0 || b->nverts != 0)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "only an empty batch borrows rows laid out in place");
+	for (size_t i = 0; i < n; i++)
+	{
+		nv += rows[i].nverts;
+		np += rows[i].nprims;
+	}
+	if (nv != nverts || np != nprims)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "rows laid out in place disagree with their counts");
+	if (nv >= UINT32_MAX || np >= UINT32_MAX || n >= UINT32_MAX - 1)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+
+	/*
+	 * The arrays were written by other processes: here each page would be
+	 * faulted in on first read (by this check, the upload, the join), so
+	 * they are mapped in bulk first, in 16 MB pieces on the threads.
+	 */
+	{
+		const size_t piece = (size_t) 16 << 20;
+		size_t		xb = nverts * 3 * sizeof(double),
+					tb = nprims * 3 * sizeof(uint32_t),
+					ob = nprims * sizeof(uint32_t),
+					nx = (xb + piece - 1) / piece,
+					nt = (tb + piece - 1) / piece,
+					no = (ob + piece - 1) / piece;
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1 && nx + nt + no > 1)
+		for (size_t c = 0; c < nx + nt + no; c++)
+		{
+			const char *base = c < nx ? (const char *) xyz : c < nx + nt ? (const char *) tri : (const char *) owner;
+			size_t		len = c < nx ? xb : c < nx + nt ? tb : ob,
+						off = (c < nx ? c : c < nx + nt ? c - nx : c - nx - nt) * piece;
+
+			exg_host_populate(base + off, len - off < piece ? len - off : piece, false);
+		}
+	}
+
+	/*
+	 * The readers that wrote the arrays are other processes: an index or
+	 * owner out of range (their bug, or corrupted shared memory) would be
+	 * read out of bounds by the join, so every one is checked, as
+	 * exg_batch_append_flat checks the rows it copies.
+	 */
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1 && nprims > 65536) reduction(min:bad)
+	for (size_t p = 0; p < nprims; p++)
+	{
+		if (tri[3 * p] >= nverts || tri[3 * p + 1] >= nverts || tri[3 * p + 2] >= nverts ||
+			owner[p] >= n || (p > 0 && owner[p] < owner[p - 1]))
+			bad = p < bad ? p : bad;
+	}
+	if (bad != SIZE_MAX)
+	{
+		exg_status	st = exg_fail(err, EXG_ERR_ARGUMENT,
+								  "a join input row laid out in place refers to a vertex or row it does not have");
+
+		if (err)
+			err->row = owner[bad] < n ? owner[bad] + 1 : 0;
+		return st;
+	}
+	solid = realloc(b->solid, n ? n : 1);
+	if (solid == NULL)
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting join input");
+	b->solid = solid;
+	b->solid_cap = n;
+	free(b->xyz);
+	free(b->tri);
+	free(b->owner);
+	b->xyz = xyz;
+	b->tri = tri;
+	b->owner = owner;
+	b->verts_cap = nverts;
+	b->prims_cap = nprims;
+	b->nverts = nverts;
+	b->nprims = nprims;
+	b->borrowed = true;
+	b->nsolid = 0;
+	b->nrows_z = 0;
+	b->nrows_flat = 0;
+	for (size_t i = 0; i < n; i++)
+	{
+		b->solid[i] = b->naxes == 3 && rows[i].solid;
+		b->nsolid += b->solid[i];
+		b->nrows_z += rows[i].dims == 3;
+		b->nrows_flat += rows[i].dims == 2;
+	}
+	b->nrows = n;
 	return EXG_OK;
 }

@@ -286,10 +286,13 @@ exg_batch_add_rows(exg_batch *b, const exg_row_bytes *rows, int threads, exg_err
 {
 	int			t = exg_threads(threads);
 	size_t		nchunks = chunk_count(rows, t);
-	exg_batch	before = *b;
+	exg_batch	before;
 	batch_rows_arg arg;
 	exg_status	st;
 
+	if ((st = exg_batch_own(b, err)) != EXG_OK)
+		return st;
+	before = *b;
 	arg.b = b;
 	arg.rows = rows;
 	arg.nchunks = nchunks;

@@ -92,3 +92,29 @@ exg_host_realloc(void *p, size_t bytes)
 #endif
 	return q;
 }
+
+void
+exg_host_populate(const void *p, size_t bytes, bool write)
+{
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+	static long page;
+	uintptr_t	lo,
+				hi;
+
+	if (bytes < ((size_t) 1 << 20))
+		return;					/* a few faults cost less than the call */
+	if (page <= 0)
+		page = sysconf(_SC_PAGESIZE);
+	if (page <= 0)
+		return;
+	/* whole pages inside the range only: a write must not reach outside it */
+	lo = ((uintptr_t) p + page - 1) & ~((uintptr_t) page - 1);
+	hi = ((uintptr_t) p + bytes) & ~((uintptr_t) page - 1);
+	if (hi > lo)
+		(void) madvise((void *) lo, hi - lo, write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+#else
+	(void) p;
+	(void) bytes;
+	(void) write;
+#endif
+}

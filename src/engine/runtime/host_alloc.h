@@ -25,6 +25,14 @@ extern "C" {
 /* realloc(p, bytes), with huge pages asked for when the array is big. */
 void	   *exg_host_realloc(void *p, size_t bytes);
 
+/*
+ * Map the pages of [p, p + bytes) into this process's page tables in one
+ * call (MADV_POPULATE_READ or _WRITE; nothing where the kernel lacks them):
+ * memory shared with other processes (the parallel read's segments) is
+ * otherwise faulted in page by page, ~200,000 faults for 840 MB.
+ */
+void		exg_host_populate(const void *p, size_t bytes, bool write);
+
 /* Does exg_host_realloc ask for huge pages on this kernel (host_alloc.c says when)? */
 bool		exg_host_huge_pages(void);
 

@@ -75,12 +75,36 @@ RESET parallel_leader_participation;
 CREATE TEMP TABLE pr_par_lead AS
 	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
 
+-- the bodies (TOAST rows only) are laid out in place by the processes
+-- that flattened them; with exactgpu.read_in_place = off the leader
+-- gathers them instead (the workers alone reading, so that they do)
+SET parallel_leader_participation = off;
+SET exactgpu.read_in_place = off;
+CREATE TEMP TABLE pr_par_gather AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path FROM exactgpu_last_join_stats();
+RESET exactgpu.read_in_place;
+-- both sides laid out in place (a self-join of the bodies)
+CREATE TEMP TABLE pr_par_self AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_bodies WHERE id % 2 = 0', 'SELECT id, geom FROM pr_bodies');
+SELECT read_path FROM exactgpu_last_join_stats();
+RESET parallel_leader_participation;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE pr_serial_self AS
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_bodies WHERE id % 2 = 0', 'SELECT id, geom FROM pr_bodies');
+SET max_parallel_workers_per_gather = 2;
+SELECT (SELECT count(*) FROM pr_serial_self) >= 120 AS pairs_self,
+	(SELECT count(*) FROM (SELECT * FROM pr_serial_self EXCEPT SELECT * FROM pr_par_self) a) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par_self EXCEPT SELECT * FROM pr_serial_self) b) AS differences_self;
+
 -- same pairs on every path (and some pairs at all)
 SELECT (SELECT count(*) FROM pr_serial) > 100 AS pairs_3d,
 	(SELECT count(*) FROM (SELECT * FROM pr_serial EXCEPT SELECT * FROM pr_par) a) +
 	(SELECT count(*) FROM (SELECT * FROM pr_par EXCEPT SELECT * FROM pr_serial) b) +
 	(SELECT count(*) FROM (SELECT * FROM pr_serial EXCEPT SELECT * FROM pr_par_lead) c) +
-	(SELECT count(*) FROM (SELECT * FROM pr_par_lead EXCEPT SELECT * FROM pr_serial) d) AS differences_3d;
+	(SELECT count(*) FROM (SELECT * FROM pr_par_lead EXCEPT SELECT * FROM pr_serial) d) +
+	(SELECT count(*) FROM (SELECT * FROM pr_serial EXCEPT SELECT * FROM pr_par_gather) e) +
+	(SELECT count(*) FROM (SELECT * FROM pr_par_gather EXCEPT SELECT * FROM pr_serial) f) AS differences_3d;
 SELECT (SELECT count(*) FROM pr_serial2d) > 100 AS pairs_2d,
 	(SELECT count(*) FROM (SELECT * FROM pr_serial2d EXCEPT SELECT * FROM pr_par2d) a) +
 	(SELECT count(*) FROM (SELECT * FROM pr_par2d EXCEPT SELECT * FROM pr_serial2d) b) AS differences_2d;
