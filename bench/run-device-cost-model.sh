@@ -1,11 +1,14 @@
 #!/bin/sh
 # On the GPU machine (device tool), in a few minutes: the planner's choice
 # between the batch join and a nested loop of index probes, against both
-# plans measured, for the cases of bench/results/2026-11-24-cpu2-cost-model.md
-# (bench/sql/cost_model.sh) with exactgpu.device = auto (16 CPU threads for
-# the batch join, or the GPU where the planner sends it), then the large
-# mine's plan (20,000 holes x 100 bodies, 10^7 triangles: the ExactJoin on
-# the GPU is expected) with EXPLAIN ANALYZE.
+# plans measured, for the 13 cases of bench/results/2026-11-24-cpu2-cost-model.md
+# (bench/sql/cost_model.sh) with exactgpu.device = auto (the batch join on
+# the machine's cores, or the GPU where the planner sends it; it is also
+# forced on each), ending in a table of the plan picked against the faster
+# one per case; then the large mine (20,000 holes x 100 bodies, 10^7
+# triangles: the ExactJoin on the GPU is expected): its planning time in a
+# fresh backend (the planner must not open the GPU driver: no 0.2-0.4 s) and
+# its plan with EXPLAIN ANALYZE.
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
 # branch and installed (shared/tools/pg-bundle.sh after make install),
 # demo/bin/minegen. Report: $OUT/cost-model.md.
@@ -38,6 +41,9 @@ su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg;
 	psql -X -q -c 'CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE' &&
 	psql -X -q -v dir=\$d -v replace=1 -f \$d/load.sql >/dev/null && psql -X -q -c ANALYZE &&
 	{ echo; echo '## Large mine, the planner'\''s plan'; echo; echo '\`\`\`';
+	  echo 'Planning in fresh backends (EXPLAIN only, nothing run):';
+	  for i in 1 2; do psql -X -At -c 'EXPLAIN (SUMMARY) SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)' | grep -E 'ExactJoin|Nested|Device|Planning'; done;
+	  echo;
 	  psql -X -c 'SET exactgpu.progress = off' -c 'EXPLAIN ANALYZE SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)';
 	  echo '\`\`\`'; } >> $md" 2>&1 | tail -20 || true
 cp "$md" "$out/cost-model.md"

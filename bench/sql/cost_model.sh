@@ -8,7 +8,11 @@
 #   env:   REPS (default 3), PARTS (default "calls a b c d"), a running
 #          PostgreSQL with PostGIS and exactgpu (PGHOST, PGPORT, PGUSER); it
 #          makes and drops databases cm_a .. cm_d.
-# Runs with max_parallel_workers_per_gather = 0 and exactgpu's own threads.
+# Runs with max_parallel_workers_per_gather = 0 and exactgpu's own threads
+# (exactgpu.worker_threads as the server has it). Each case: its plans and
+# times (the batch join forced on the planner's device, on the CPU, and on the
+# GPU where there is one), then a table of the plan picked against the faster
+# plan measured.
 set -eu
 minegen=$1
 out=$2
@@ -16,6 +20,7 @@ reps=${REPS:-3}
 parts=${PARTS:-calls a b c d}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 psql="psql -X -q -v ON_ERROR_STOP=1"
+verdicts=$(mktemp); chmod 666 "$verdicts"
 
 newdb() {
 	$psql -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" 2>/dev/null
@@ -35,10 +40,12 @@ mine() {  # DB HOLES BODIES TRIANGLES
 	$psql -d "$1" -c ANALYZE
 	rm -rf "$d"
 }
-# case DB LABEL QUERY: three rows of the table
+# case DB LABEL QUERY: its rows of the table, and its verdict
 case_row() {
 	$psql -d "$1" -At -F' | ' -v label="$2" -v q="$3" >> "$out" <<SQL
 SELECT '| ' || :'label', form, plan, ms || ' |' FROM compare_plans(:'label', :'q', $reps);
+\\o | cat >> $verdicts
+SELECT * FROM plan_verdict();
 SQL
 }
 {
@@ -93,6 +100,20 @@ SQL
 	case_row cm_d "d: 500 points x 2000 33-gons" "$j2 WHERE p.id <= 500"
 	$psql -d postgres -c "DROP DATABASE cm_d";;
 esac
+
+if [ -s "$verdicts" ]; then
+	{
+		echo
+		echo "Picked against measured (ms, best of $reps; the batch join on the device the planner gives it; within 10% a tie):"
+		echo
+		echo '| case | picked (cost) | its ms | nested loop | batch | batch, CPU | batch, GPU | faster | pick |'
+		echo '|---|---|---|---|---|---|---|---|---|'
+		cat "$verdicts"
+		echo
+		echo "Right: $(grep -c '| right' "$verdicts") of $(grep -c '' "$verdicts")"
+	} >> "$out"
+fi
+rm -f "$verdicts"
 
 case " $parts " in *" calls "*)
 	newdb cm_calls

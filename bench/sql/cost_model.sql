@@ -22,6 +22,7 @@ CREATE OR REPLACE FUNCTION plan_nodes(p json) RETURNS text LANGUAGE plpgsql AS $
 DECLARE s text; c json; parts text[] := '{}';
 BEGIN
   s := coalesce(p->>'Custom Plan Provider', p->>'Node Type') || coalesce('(' || (p->>'Alias') || ')', '')
+    || coalesce(' ' || (p->>'Device'), '')
     || coalesce(' rows=' || (p->>'Plan Rows'), '');
   IF p->'Plans' IS NOT NULL THEN
     FOR c IN SELECT * FROM json_array_elements(p->'Plans') LOOP
@@ -31,16 +32,55 @@ BEGIN
   END IF;
   RETURN s;
 END $$;
--- q under three settings: the planner's choice, batch forced (nested loops off), row by row (batch join off)
+-- q under the planner's choice, row by row (batch join off), the batch join
+-- forced (nested loops off) on the device the planner picks, and forced on
+-- the CPU and on the GPU (where there is one); each form's plan and best
+-- time. The verdict of the case goes to cm_verdict (plan_verdict).
 CREATE OR REPLACE FUNCTION compare_plans(label text, q text, reps int DEFAULT 3)
 RETURNS TABLE (label_ text, form text, ms numeric, plan text) LANGUAGE plpgsql AS $$
+DECLARE
+  gpus int := coalesce((SELECT gpus FROM exactgpu_device_info()), 0);
+  t_chosen numeric; t_nl numeric; t_batch numeric; t_cpu numeric; t_gpu numeric;
+  p_chosen text;
 BEGIN
   SET LOCAL max_parallel_workers_per_gather = 0;
   label_ := label;
   form := 'chosen'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
-  SET LOCAL enable_nestloop = off;
-  form := 'batch'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
-  SET LOCAL enable_nestloop = on; SET LOCAL exactgpu.enable_batch_join = off;
+  t_chosen := ms; p_chosen := plan;
+  SET LOCAL exactgpu.enable_batch_join = off;
   form := 'rowbyrow'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
-  SET LOCAL exactgpu.enable_batch_join = on;
+  t_nl := ms;
+  SET LOCAL exactgpu.enable_batch_join = on; SET LOCAL enable_nestloop = off;
+  form := 'batch'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
+  t_batch := ms;
+  SET LOCAL exactgpu.device = 'cpu';
+  form := 'batch, cpu'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
+  t_cpu := ms;
+  IF gpus > 0 THEN
+    SET LOCAL exactgpu.device = 'gpu';
+    form := 'batch, gpu'; plan := plan_line(q); ms := round(tms(q, reps)::numeric, 1); RETURN NEXT;
+    t_gpu := ms;
+  END IF;
+  CREATE TEMP TABLE IF NOT EXISTS cm_verdict (label text, picked text, cost text, chosen_ms numeric,
+    nl_ms numeric, batch_ms numeric, cpu_ms numeric, gpu_ms numeric);
+  INSERT INTO cm_verdict VALUES (label,
+    CASE WHEN p_chosen LIKE '% ExactJoin %' THEN 'batch ' || substring(p_chosen FROM 'ExactJoin (CPU|GPU)')
+      ELSE 'nested loop' END,
+    split_part(p_chosen, ' ', 1), t_chosen, t_nl, t_batch, t_cpu, t_gpu);
+END $$;
+-- One markdown row a case: the plan picked against the faster of the two
+-- plans measured (the batch join on the device the planner would give it);
+-- within 10% is a tie. The CPU and GPU times of the batch join say whether
+-- its device was the right one.
+CREATE OR REPLACE FUNCTION plan_verdict() RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT format('| %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s |', label, picked, cost,
+    chosen_ms, nl_ms, batch_ms, cpu_ms, coalesce(gpu_ms::text, ''),
+    CASE WHEN least(nl_ms, batch_ms) >= 0.9 * greatest(nl_ms, batch_ms) THEN 'tie'
+      WHEN nl_ms < batch_ms THEN 'nested loop' ELSE 'batch' END,
+    CASE WHEN least(nl_ms, batch_ms) >= 0.9 * greatest(nl_ms, batch_ms) THEN 'right (tie)'
+      WHEN (picked = 'nested loop') = (nl_ms < batch_ms) THEN 'right'
+      ELSE format('**wrong** (%sx)', round(greatest(nl_ms, batch_ms) / greatest(least(nl_ms, batch_ms), 0.01), 1)) END)
+  FROM cm_verdict;
+  DELETE FROM cm_verdict;
 END $$;

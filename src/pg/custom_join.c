@@ -10,6 +10,9 @@
  */
 #include "exactgpu.h"
 
+#include <math.h>
+
+#include "access/heaptoast.h"
 #include "access/htup_details.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
@@ -32,30 +35,98 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
+#include "gpu.h"
 #include "join.h"
 #include "join_options.h"
+#include "parallel.h"
 
 bool		exactgpu_enable_batch_join = true;
 
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 
 /*
- * Cost constants, in the planner's units. The batch join parses each row
- * once (about one operator per 8 bytes of geometry) and then settles a
- * candidate row pair for a fraction of the declared call (procost *
- * cpu_operator_cost, 25 for our COST 10000): measured 17 s row by row
- * against 0.8 s batched on 2,000 holes x 30 bodies, so 1/20. (Row-by-row
- * calls are priced from their widths, sql_support.c; both halves were left
- * as they were measured: bench/results/2026-11-24-cpu2-cost-model.md.)
+ * What the batch join costs, in the planner's units. Each constant is a
+ * phase of the join measured at one thread on the 2-core build machine
+ * (EXPLAIN ANALYZE of the cases of bench/sql/cost_model.sh, 2026-11-24:
+ * bench/results/2026-11-24-cpu2-cost-model-threads.md), where one
+ * cpu_operator_cost ("an op") is about 7.25 ns
+ * (bench/results/2026-11-24-cpu2-cost-model.md).
+ *
+ * In the leader, one process (serial):
  */
-#define EXACT_JOIN_PAIR_FRACTION	(1.0 / 20.0)
-/* Starting a batch join: the worker pool's dispatch, allocations (two calls). */
-#define EXACT_JOIN_CPU_STARTUP		50.0
-/* A GPU join pays context, uploads and launches: worth it from 4x that work. */
-#define EXACT_JOIN_GPU_STARTUP		25000.0
-#define EXACT_JOIN_GPU_MIN_WORK		(4.0 * EXACT_JOIN_GPU_STARTUP)
+/* a row read from a child, beyond cpu_tuple_cost: 0.15 us (100,000 points) */
+#define EXACT_JOIN_ROW_OPS				16.0
+/* a row stored in line copied: 0.8 ns a byte (20,000 holes of 812 bytes) */
+#define EXACT_JOIN_COPY_OPS_PER_BYTE	0.1
+/* a row stored out of line detoasted: 1.0-1.4 ns a byte (30 bodies of 690 kB,
+ * 100 of 104 kB); 1.7 on the H100 machine (h100-read3) */
+#define EXACT_JOIN_DETOAST_OPS_PER_BYTE	0.18
+
+/* On the worker pool (parallel): */
+/* parsing: 0.4 (bodies) to 1.0 (holes) ns a byte */
+#define EXACT_JOIN_PARSE_OPS_PER_BYTE	0.1
+/* 2D polygons are triangulated as they are parsed: 21 ns a byte (2,000
+ * 33-gons); a point row's first bytes parse as in 3D */
+#define EXACT_JOIN_PARSE_2D_OPS_PER_BYTE 3.0
+#define EXACT_JOIN_POINT_BYTES			64.0
+/* a primitive classified and put in the grid: 0.24-0.28 us (262,800 to
+ * 674,097 primitives; 45 rather than 33-39 ops keeps the 20,000 holes x 100
+ * bodies of 55 kB a nested loop on 2 cores, as it measured) */
+#define EXACT_JOIN_PREP_OPS				45.0
+/* a row pair of the box estimate: 0.5-1.0 us of tests (holes x bodies) */
+#define EXACT_JOIN_PAIR_OPS				140.0
+/*
+ * ... of a point-in-solid join: a candidate is located through its body's
+ * column, 2.5 us (15,353 samples x 29 bodies) against 0.3 us for a segment
+ * against a triangle; priced so that this case, 5.6x slower batched than
+ * row by row, stays a nested loop, and its EXISTS form (1.5x faster
+ * batched: the nested loop's semi join is priced as an inner one) does not.
+ */
+#define EXACT_JOIN_SOLID_PAIR_OPS		320.0
+/* The primitives of a row are not known: about 32 bytes each (a hole's
+ * segment 26, a 2D polygon's triangle 19, a TIN's triangle 104 bytes). */
+#define EXACT_JOIN_BYTES_PER_PRIM		32.0
+
+/*
+ * t threads run the parallel phases t^0.55 times faster: 1.37-1.57x on 2
+ * (the 2-core machine, quiet), 2.8-6.4x on 11-16 (the H100 machine's 16
+ * cores; its forced batch joins against these phases scaled by its slower
+ * cores, on which the same nested loops ran 1.4-2.1x slower:
+ * bench/results/2026-11-24-h100-custom-join-cost.md).
+ */
+#define EXACT_JOIN_THREAD_EXPONENT		0.55
+/*
+ * The parallel read: p processes detoast and flatten the out-of-line rows
+ * p^0.73 times faster (16 read the large mine's bodies 7.6x faster than
+ * one: 308 against 2,334 ms, h100-read3).
+ */
+#define EXACT_JOIN_READ_EXPONENT		0.73
+
+/* The GPU, measured on the H100 machine (h100-read3, h100-custom-join-2): */
+/* upload: the large mine's 1 GB in 34-59 ms, about 0.06 ns a byte */
+#define EXACT_JOIN_UPLOAD_OPS_PER_BYTE	0.01
+/* the join: 71-106 ms for its 10.6 million primitives, about 8 ns each */
+#define EXACT_JOIN_GPU_PRIM_OPS			1.0
+/*
+ * A GPU join's fixed cost: 15-25 ms a join once the GPU is set up, and
+ * 194-359 ms to set it up in a backend's first (25,000 units, 72 ms at
+ * 2.9 us a unit, between the two). Starting the CPU's: the pool's dispatch.
+ */
+#define EXACT_JOIN_GPU_STARTUP			25000.0
+#define EXACT_JOIN_CPU_STARTUP			50.0
 /* A geometry column without statistics: a few dozen vertices. */
-#define EXACT_JOIN_DEFAULT_WIDTH	1024
+#define EXACT_JOIN_DEFAULT_WIDTH		1024
+
+/* Mirrored from read_workers_wanted (join_read_parallel.c): when the read
+ * takes workers, and how many. */
+#define READ_PARALLEL_MIN_BYTES			((double) (8 << 20))
+#define READ_BYTES_PER_WORKER			((double) (4 << 20))
+#define READ_INLINE_CHUNK_BYTES			((double) (256 << 10))
+#define READ_SERIAL_BYTES_PER_MS		((double) (400 << 10))
+#define READ_START_MS_PRELOADED			10.0
+#define READ_START_MS_GUESS				100.0
+/* Serialized bytes a pool thread parses before another pays (join_read_parallel.c). */
+#define PARSE_BYTES_PER_THREAD			(256 << 10)
 
 static CustomPathMethods exact_join_path_methods;
 
@@ -154,20 +225,6 @@ exactgpu_geometry_width(PlannerInfo *root, Node *arg)
 	return exactgpu_geometry_width_known(root, arg, &w) ? w : EXACT_JOIN_DEFAULT_WIDTH;
 }
 
-/* A function's declared COST (procost), its support function not asked. */
-static float4
-declared_cost(Oid funcid)
-{
-	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	float4		cost;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for function %u", funcid);
-	cost = ((Form_pg_proc) GETSTRUCT(tup))->procost;
-	ReleaseSysCache(tup);
-	return cost;
-}
-
 /*
  * If clause is one of our predicates with one argument from each side,
  * return which and whether its first argument is the inner side's.
@@ -201,6 +258,116 @@ match_exact_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, 
 	return pred;
 }
 
+/*
+ * The processes that will read the out-of-line rows (1: the leader alone),
+ * as read_workers_wanted decides at run time under
+ * exactgpu.parallel_read; the workers' start-up, which it measures, is
+ * not known yet: its first guesses are taken.
+ */
+static int
+read_processes_planned(double toast_rows, double bytes, double ntasks)
+{
+	int			cores = exg_cpu_count();
+	double		n;
+
+	if (toast_rows < 1 || max_parallel_workers_per_gather <= 0 ||
+		exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_OFF || cores < 2 ||
+		bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2)
+		return 1;
+	if (exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_AUTO &&
+		bytes / READ_SERIAL_BYTES_PER_MS <
+		2 * (exactgpu_preloaded ? READ_START_MS_PRELOADED : READ_START_MS_GUESS))
+		return 1;
+	n = Min(ntasks - 1, floor(bytes / READ_BYTES_PER_WORKER));
+	n = Min(n, cores - 1);
+	n = Min(n, max_parallel_workers_per_gather);
+	return 1 + (int) Max(n, 1);
+}
+
+/*
+ * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
+ * `pairs` row pairs estimated, children excluded, on the device the
+ * executor will use: the serial part (reading, detoasting) once, the
+ * parallel part (parsing, the engine) divided by what the threads gain.
+ * Under exactgpu.device = auto the GPU where one may be, the join is big
+ * enough for it (exactgpu.gpu_min_primitives, as the executor decides) and
+ * it is the cheaper; *device says which.
+ */
+static Cost
+batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double width[2],
+				double pairs, int *device)
+{
+	double		nrows = 0,
+				bytes = 0,
+				toast_bytes = 0,
+				toast_rows = 0,
+				inline_bytes = 0,
+				prims = 0,
+				parse = 0,
+				serial,
+				engine,
+				pair_ops,
+				procs,
+				read_speedup,
+				cpu,
+				gpu;
+	int			threads,
+				parse_threads;
+
+	for (int k = 0; k < 2; k++)
+	{
+		double		b = rows[k] * width[k];
+
+		nrows += rows[k];
+		bytes += b;
+		/* PostGIS stores geometries compressed in line up to about 2 kB */
+		if (width[k] > TOAST_TUPLE_THRESHOLD)
+		{
+			toast_bytes += b;
+			toast_rows += rows[k];
+		}
+		else
+			inline_bytes += b;
+		prims += rows[k] * Max(1.0, width[k] / EXACT_JOIN_BYTES_PER_PRIM);
+		parse += b * EXACT_JOIN_PARSE_OPS_PER_BYTE;
+		if (pred == EXACT_PRED_2D)
+			parse += rows[k] * Max(0.0, width[k] - EXACT_JOIN_POINT_BYTES) *
+				EXACT_JOIN_PARSE_2D_OPS_PER_BYTE;
+	}
+	parse *= cpu_operator_cost;
+
+	/* the leader reads every row; out-of-line ones it detoasts, unless workers do */
+	serial = nrows * (cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
+		inline_bytes * EXACT_JOIN_COPY_OPS_PER_BYTE * cpu_operator_cost;
+	procs = read_processes_planned(toast_rows, bytes,
+								   toast_rows + ceil(inline_bytes / READ_INLINE_CHUNK_BYTES));
+	read_speedup = pow(procs, EXACT_JOIN_READ_EXPONENT);
+	serial += toast_bytes * EXACT_JOIN_DETOAST_OPS_PER_BYTE * cpu_operator_cost / read_speedup;
+
+	/* parsing on the pool, a row to a thread at most (or by the read's workers) */
+	parse_threads = exactgpu_threads_planned(bytes, PARSE_BYTES_PER_THREAD);
+	parse_threads = (int) Min((double) parse_threads, Max(nrows, 1.0));
+	parse /= procs > 1 ? read_speedup : pow(parse_threads, EXACT_JOIN_THREAD_EXPONENT);
+
+	/* the engine on the CPU: threads sized to the primitives, as at run time */
+	pair_ops = pred == EXACT_PRED_SOLID3D ? EXACT_JOIN_SOLID_PAIR_OPS : EXACT_JOIN_PAIR_OPS;
+	engine = (prims * EXACT_JOIN_PREP_OPS + pairs * pair_ops) * cpu_operator_cost;
+	threads = exactgpu_threads_planned(prims, PRIMS_PER_THREAD);
+	cpu = serial + parse + engine / pow(threads, EXACT_JOIN_THREAD_EXPONENT) +
+		EXACT_JOIN_CPU_STARTUP;
+
+	/* on the GPU: the same read, the uploads, the join */
+	gpu = serial + parse + EXACT_JOIN_GPU_STARTUP +
+		(bytes * EXACT_JOIN_UPLOAD_OPS_PER_BYTE + prims * EXACT_JOIN_GPU_PRIM_OPS + pairs) *
+		cpu_operator_cost;
+
+	*device = exactgpu_device;
+	if (*device == EXG_DEVICE_AUTO)
+		*device = prims >= exactgpu_gpu_min_primitives && gpu < cpu && exg_gpu_present_hint()
+			? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+	return *device == EXG_DEVICE_GPU ? gpu : cpu;
+}
+
 static void
 exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 					RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
@@ -212,11 +379,9 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	bool		swapped = false;
 	ExactJoinPredicate pred = EXACT_PRED_NONE;
 	ListCell   *lc;
-	double		w_out,
-				w_in,
+	double		rows[2],
+				width[2],
 				pairs,
-				work,
-				call_cost,
 				startup;
 	int			device;
 
@@ -243,27 +408,18 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	if (jointype != JOIN_INNER && others != NIL)
 		return;
 
-	/* cost: both children whole, each row parsed once, each candidate pair batched */
-	w_out = exactgpu_geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
-										   : linitial(((FuncExpr *) clause)->args)));
-	w_in = exactgpu_geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
-										  : lsecond(((FuncExpr *) clause)->args)));
+	/* cost: both children whole, then the batch join of their rows */
+	rows[0] = outer_path->rows;
+	rows[1] = inner_path->rows;
+	width[0] = exactgpu_geometry_width(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
+													   : linitial(((FuncExpr *) clause)->args)));
+	width[1] = exactgpu_geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
+													   : lsecond(((FuncExpr *) clause)->args)));
 	/* the clause's selectivity is that of the box overlap (sql_support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *
 						  clause_selectivity(root, (Node *) clause, 0, JOIN_INNER, extra->sjinfo));
-	/*
-	 * A pair is priced as a fraction of the declared call (procost), not of
-	 * the width-aware row-by-row call the support function answers: what the
-	 * batch pays per pair does not shrink with a cached argument.
-	 */
-	call_cost = declared_cost(((FuncExpr *) clause)->funcid) * cpu_operator_cost;
-	work = (outer_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_out)) +
-			inner_path->rows * (cpu_tuple_cost + exactgpu_parse_cost(w_in)) +
-			pairs * call_cost * EXACT_JOIN_PAIR_FRACTION);
-	/* too small to pay for a GPU's start: the CPU back-end */
-	device = exactgpu_join_device(work < EXACT_JOIN_GPU_MIN_WORK);
-	startup = outer_path->total_cost + inner_path->total_cost + work +
-		(device == EXG_DEVICE_GPU ? EXACT_JOIN_GPU_STARTUP : EXACT_JOIN_CPU_STARTUP);
+	startup = outer_path->total_cost + inner_path->total_cost +
+		batch_join_cost(pred, rows, width, pairs, &device);
 	exactgpu_join_add_path(root, joinrel, jointype, outer_path, inner_path, clause, others,
 						   list_make4_int(pred, swapped, device, jointype),
 						   &exact_join_path_methods, startup, pairs);

@@ -59,14 +59,6 @@ bool		exactgpu_geometry_width_known(PlannerInfo *root, Node *arg, double *width)
 double		exactgpu_geometry_width(PlannerInfo *root, Node *arg);
 
 /*
- * What parsing one geometry of width bytes costs the planner: about one
- * operator per 8 bytes. The batch join's reading and a nested loop's probes
- * (param_scan_cost.c) are charged by the same rule.
- */
-#define EXACT_JOIN_BYTES_PER_OP		8.0
-#define exactgpu_parse_cost(width)	((width) / EXACT_JOIN_BYTES_PER_OP * cpu_operator_cost)
-
-/*
  * What one row-by-row call of a predicate costs, measured on the 2-core
  * build machine (bench/results/2026-11-24-cpu2-cost-model.md; one
  * cpu_operator_cost there is about 7 ns): the geometry cache keeps the

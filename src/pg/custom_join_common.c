@@ -58,21 +58,19 @@ exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointyp
 	return true;
 }
 
-/* exactgpu.device = auto: the GPU when the join is not small and there is one. */
+/*
+ * exactgpu.device = auto: the GPU when the join is not small and there may
+ * be one. Planning never opens the GPU driver (exg_gpu_present_hint): that
+ * costs a fresh backend a few hundred ms, also for plans that stay on the
+ * CPU or never run.
+ */
 int
 exactgpu_join_device(bool small)
 {
 	int			device = exactgpu_device;
 
 	if (device == EXG_DEVICE_AUTO)
-	{
-		exg_error	err = {0};
-
-		if (small || exg_gpu_device_count(&err) <= 0)
-			device = EXG_DEVICE_CPU;
-		else
-			device = EXG_DEVICE_GPU;
-	}
+		device = !small && exg_gpu_present_hint() ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
 	return device;
 }
 

@@ -24,7 +24,8 @@
 bool		exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 									Path *outer_path, Path *inner_path);
 
-/* The device to plan for under exactgpu.device: the CPU for small joins. */
+/* The device to plan for under exactgpu.device: the CPU for small joins
+ * (and where no GPU may be, without asking the driver). */
 int			exactgpu_join_device(bool small);
 
 /* Offer the batch join of outer_path and inner_path on clause (others: the

@@ -3,6 +3,8 @@
  */
 #include "join_options.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -137,11 +139,17 @@ exactgpu_threads(void)
 int
 exactgpu_threads_for(uint64 work, uint64 per_thread)
 {
+	return exg_workers_start(exactgpu_threads_planned((double) work, per_thread));
+}
+
+int
+exactgpu_threads_planned(double work, uint64 per_thread)
+{
 	int			n = threads_configured();
 
 	if (exactgpu_worker_threads == 0 && per_thread > 0)
-		n = (int) Min((uint64) n, Max(work / per_thread, 1));
-	return exg_workers_start(n);
+		n = (int) Min((double) n, Max(floor(work / per_thread), 1.0));
+	return n;
 }
 
 size_t

@@ -31,6 +31,13 @@ int			exactgpu_threads(void);
  */
 int			exactgpu_threads_for(uint64 work, uint64 per_thread);
 
+/*
+ * The threads exactgpu_threads_for would take for `work`, for the planner:
+ * the pool is not started (its size on a machine with fewer cores than
+ * exactgpu.worker_threads asks is the cores, as at run time).
+ */
+int			exactgpu_threads_planned(double work, uint64 per_thread);
+
 /* Primitives per CPU thread below which more threads cost more than they save. */
 #define PRIMS_PER_THREAD 16384
 

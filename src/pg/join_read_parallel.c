@@ -945,6 +945,20 @@ readers_finish(ParallelContext *pcxt, dsa_area *area, ReadShared *sh, ExactgpuRe
 	ExitParallelMode();
 }
 
+/* Is any launched worker still running (or starting)? */
+static bool
+readers_alive(ParallelContext *pcxt)
+{
+	for (int w = 0; w < pcxt->nworkers_launched; w++)
+	{
+		pid_t		pid;
+
+		if (GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) != BGWH_STOPPED)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Wait for task i. The leader flattens unclaimed rows itself meanwhile;
  * sleeps are short so that a worker that stopped without a word (it could
@@ -974,16 +988,7 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 			break;
 		if (ConditionVariableTimedSleep(&sh->done_cv, 100, WAIT_EVENT_PARALLEL_FINISH))
 		{
-			bool		alive = false;
-
-			for (int w = 0; w < pcxt->nworkers_launched; w++)
-			{
-				pid_t		pid;
-
-				if (GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) != BGWH_STOPPED)
-					alive = true;
-			}
-			if (!alive && pg_atomic_read_u32(&tasks[i].state) == TASK_PENDING)
+			if (!readers_alive(pcxt) && pg_atomic_read_u32(&tasks[i].state) == TASK_PENDING)
 			{
 				ConditionVariableCancelSleep();
 				WaitForParallelWorkersToFinish(pcxt);
@@ -1123,16 +1128,7 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 	{
 		if (ConditionVariableTimedSleep(&sh->done_cv, 100, WAIT_EVENT_PARALLEL_FINISH))
 		{
-			bool		alive = false;
-
-			for (int w = 0; w < pcxt->nworkers_launched; w++)
-			{
-				pid_t		pid;
-
-				if (GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) != BGWH_STOPPED)
-					alive = true;
-			}
-			if (!alive && pg_atomic_read_u32(&sh->placed) < sh->nplace)
+			if (!readers_alive(pcxt) && pg_atomic_read_u32(&sh->placed) < sh->nplace)
 			{
 				ConditionVariableCancelSleep();
 				WaitForParallelWorkersToFinish(pcxt);

@@ -528,6 +528,40 @@ finite3(const double *v)
 }
 
 /*
+ * The limits of a walk over a row's bytes: below both the capacity and the
+ * id limit of add_vertex and add_prim.
+ */
+static void
+walk_limits(const exg_batch *b, size_t *vlim, size_t *plim)
+{
+	*vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
+	*plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+}
+
+/*
+ * Room at cursor c for a component of `kind` with n points (a line's
+ * segments each take two vertices), b grown if need be; false when the
+ * ids would not fit or memory ran out.
+ */
+static bool
+walk_room(exg_batch *b, flat_cursor *c, size_t *vlim, size_t *plim, exg_comp_kind kind,
+		  uint32_t n)
+{
+	size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
+				need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
+
+	if (c->nv + need_v <= *vlim && c->np + need_p <= *plim)
+		return true;
+	b->nverts = c->nv;
+	b->nprims = c->np;
+	if (!ids_fit(c->nv + need_v, c->np + need_p) || !reserve_more(b, need_v, need_p))
+		return false;
+	*c = cursor_of(b);
+	walk_limits(b, vlim, plim);
+	return true;
+}
+
+/*
  * A simple geometry (gserialized_read.h: points, linestrings, a TIN) from
  * its bytes straight into b, without a shape: what exg_gserialized_read
  * would store, flattened as add_3d_direct flattens it (the same vertex
@@ -557,26 +591,13 @@ add_serialized_3d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 	*nonempty = false;
 	*has_z = it.has_z;
 	c = cursor_of(b);
-	/* below both the capacity and the id limit of add_vertex and add_prim */
-	vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
-	plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+	walk_limits(b, &vlim, &plim);
 	while (exg_gs_simple_next(&it, &kind, &off, &n))
 	{
-		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
-					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
-
-		if (c.nv + need_v > vlim || c.np + need_p > plim)
+		if (!walk_room(b, &c, &vlim, &plim, kind, n))
 		{
-			b->nverts = c.nv;
-			b->nprims = c.np;
-			if (!ids_fit(c.nv + need_v, c.np + need_p) || !reserve_more(b, need_v, need_p))
-			{
-				it.ok = false;
-				break;
-			}
-			c = cursor_of(b);
-			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
-			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+			it.ok = false;
+			break;
 		}
 		*nonempty = true;
 		if (kind == EXG_COMP_TRIANGLE)
@@ -877,25 +898,13 @@ add_serialized_2d(exg_batch *b, const uint8_t *data, size_t size, bool *nonempty
 	*nonempty = false;
 	*has_z = it.has_z;
 	c = cursor_of(b);
-	vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
-	plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+	walk_limits(b, &vlim, &plim);
 	while (exg_gs_simple_next(&it, &kind, &off, &n))
 	{
-		size_t		need_v = kind == EXG_COMP_LINE ? 2 * ((size_t) n - 1) : kind == EXG_COMP_TRIANGLE ? 3 : 1,
-					need_p = kind == EXG_COMP_LINE ? (size_t) n - 1 : 1;
-
-		if (c.nv + need_v > vlim || c.np + need_p > plim)
+		if (!walk_room(b, &c, &vlim, &plim, kind, n))
 		{
-			b->nverts = c.nv;
-			b->nprims = c.np;
-			if (!ids_fit(c.nv + need_v, c.np + need_p) || !reserve_more(b, need_v, need_p))
-			{
-				it.ok = false;
-				break;
-			}
-			c = cursor_of(b);
-			vlim = b->verts_cap < UINT32_MAX - 2 ? b->verts_cap : UINT32_MAX - 2;
-			plim = b->prims_cap < UINT32_MAX - 2 ? b->prims_cap : UINT32_MAX - 2;
+			it.ok = false;
+			break;
 		}
 		*nonempty = true;
 		if (kind == EXG_COMP_TRIANGLE)

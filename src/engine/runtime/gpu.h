@@ -24,6 +24,14 @@ extern "C" {
 int			exg_gpu_device_count(exg_error *err);
 
 /*
+ * Whether a GPU may be usable, for a planner that must not open the driver:
+ * exg_gpu_device_count's answer once it has been asked in this process,
+ * before that whether the NVIDIA driver's control device exists (and
+ * CUDA_VISIBLE_DEVICES does not hide every device). Never opens the driver.
+ */
+bool		exg_gpu_present_hint(void);
+
+/*
  * The join on the GPU (see join.h). Only called when exg_gpu_device_count()
  * says a device is usable.
  */

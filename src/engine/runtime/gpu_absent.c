@@ -12,6 +12,12 @@ exg_gpu_device_count(exg_error *err)
 	return 0;
 }
 
+bool
+exg_gpu_present_hint(void)
+{
+	return false;
+}
+
 const char *
 exg_gpu_build_info(void)
 {

@@ -7,10 +7,17 @@
  */
 #include <cuda_runtime.h>
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "gpu.h"
 #include "gpu_runtime.cuh"
 #include "stats.h"
 #include "worker_signals.h"
+
+/* exg_gpu_device_count's last answer in this process, -1 before the first */
+static int	known_count = -1;
 
 extern "C" int
 exg_gpu_device_count(exg_error *err)
@@ -62,11 +69,33 @@ exg_gpu_device_count(exg_error *err)
 		else
 			exg_fail(err, EXG_ERR_DEVICE, "no usable GPU: %s", cudaGetErrorString(rc));
 		(void) cudaGetLastError();	/* clear the sticky error state */
+		known_count = 0;
 		return 0;
 	}
+	known_count = n;
 	if (n == 0)
 		exg_fail(err, EXG_ERR_DEVICE, "no GPU: the GPU driver sees no device; joins run on the CPU");
 	return n;
+}
+
+/*
+ * cudaGetDeviceCount opens the driver, part of the 0.19-0.36 s a fresh
+ * process takes to set the GPU up on the H100 machine
+ * (bench/results/2026-11-24-h100-read3.md): too dear for planning a query
+ * that may never run on the GPU. The driver's control device says whether
+ * one may be there; a wrong guess costs a plan, never an answer (the join
+ * then runs on the CPU, as under exactgpu.device = auto it would).
+ */
+extern "C" bool
+exg_gpu_present_hint(void)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (known_count >= 0)
+		return known_count > 0;
+	if (visible != NULL && (visible[0] == '\0' || strcmp(visible, "-1") == 0))
+		return false;
+	return access("/dev/nvidiactl", F_OK) == 0;
 }
 
 extern "C" const char *

@@ -74,4 +74,41 @@ SELECT (SELECT array_agg(id ORDER BY id) FROM cjc_small WHERE ST_ExactIntersects
 DROP TABLE cjc_small, cjc_heavy;
 DROP FUNCTION cjc_check(int);
 DROP FUNCTION cjc_cube(float8, float8, float8, float8, int);
+
+-- The batch join's parallel work (parsing, the grid, the tests) is divided
+-- by what its threads gain (exactgpu.worker_threads, never more than the
+-- machine's cores; this part expects at least 2). 8,000 points x 2,000
+-- parcels: on one thread the nested loop of index probes is cheaper
+-- (measured on the 2-core build machine: 43 ms against 52 ms batched), on
+-- two the batch join (31 ms): bench/results/2026-11-24-cpu2-cost-model-threads.md.
+CREATE TABLE cjc_points (id int, geom geometry);
+CREATE TABLE cjc_parcels (id int, geom geometry);
+INSERT INTO cjc_points SELECT k, ST_MakePoint((k * 7919 % 100003) / 100.003, (k * 104729 % 99991) / 99.991)
+	FROM generate_series(1, 8000) k;
+INSERT INTO cjc_parcels SELECT k, ST_Buffer(ST_MakePoint((k * 7907 % 1009) * 0.991, (k * 6007 % 1013) * 0.987), 5, 8)
+	FROM generate_series(1, 2000) k;
+CREATE INDEX ON cjc_points USING gist (geom);
+CREATE INDEX ON cjc_parcels USING gist (geom);
+ANALYZE cjc_points;
+ANALYZE cjc_parcels;
+SET exactgpu.worker_threads = 1;
+EXPLAIN (COSTS OFF)
+SELECT p.id, g.id FROM cjc_points p JOIN cjc_parcels g ON ST_ExactIntersects(p.geom, g.geom);
+CREATE TEMP TABLE cjc_nested AS
+SELECT p.id AS pid, g.id AS gid FROM cjc_points p JOIN cjc_parcels g ON ST_ExactIntersects(p.geom, g.geom);
+SET exactgpu.worker_threads = 2;
+EXPLAIN (COSTS OFF)
+SELECT p.id, g.id FROM cjc_points p JOIN cjc_parcels g ON ST_ExactIntersects(p.geom, g.geom);
+CREATE TEMP TABLE cjc_batched AS
+SELECT p.id AS pid, g.id AS gid FROM cjc_points p JOIN cjc_parcels g ON ST_ExactIntersects(p.geom, g.geom);
+-- more threads than cores are costed as the cores, as they run
+SET exactgpu.worker_threads = 1024;
+EXPLAIN (COSTS OFF)
+SELECT p.id, g.id FROM cjc_points p JOIN cjc_parcels g ON ST_ExactIntersects(p.geom, g.geom);
+-- both plans find the same pairs
+SELECT (SELECT count(*) FROM cjc_nested) AS pairs,
+	(SELECT count(*) FROM (SELECT * FROM cjc_nested EXCEPT SELECT * FROM cjc_batched) d) AS only_nested,
+	(SELECT count(*) FROM (SELECT * FROM cjc_batched EXCEPT SELECT * FROM cjc_nested) d) AS only_batched;
+RESET exactgpu.worker_threads;
+DROP TABLE cjc_points, cjc_parcels, cjc_nested, cjc_batched;
 RESET exactgpu.device;
