@@ -106,8 +106,8 @@ if [ -s "$verdicts" ]; then
 		echo
 		echo "Picked against measured (ms, best of $reps; the batch join on the device the planner gives it; within 10% a tie):"
 		echo
-		echo '| case | picked (cost) | its ms | nested loop | batch | batch, CPU | batch, GPU | faster | pick |'
-		echo '|---|---|---|---|---|---|---|---|---|'
+		echo '| case | picked (cost) | its ms | nested loop | batch | batch, CPU | batch, GPU | faster | pick | picked once the GPU is set up |'
+		echo '|---|---|---|---|---|---|---|---|---|---|'
 		cat "$verdicts"
 		echo
 		echo "Right: $(grep -c '| right' "$verdicts") of $(grep -c '' "$verdicts")"

@@ -113,6 +113,8 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
  * 2.9 us a unit, between the two). Starting the CPU's: the pool's dispatch.
  */
 #define EXACT_JOIN_GPU_STARTUP			25000.0
+/* ... and once this backend has set its GPU up (exg_gpu_setup_ns() > 0): 20 ms */
+#define EXACT_JOIN_GPU_STARTUP_WARM		7000.0
 #define EXACT_JOIN_CPU_STARTUP			50.0
 /* A geometry column without statistics: a few dozen vertices. */
 #define EXACT_JOIN_DEFAULT_WIDTH		1024
@@ -357,7 +359,8 @@ batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double widt
 		EXACT_JOIN_CPU_STARTUP;
 
 	/* on the GPU: the same read, the uploads, the join */
-	gpu = serial + parse + EXACT_JOIN_GPU_STARTUP +
+	gpu = serial + parse +
+		(exg_gpu_setup_ns() > 0 ? EXACT_JOIN_GPU_STARTUP_WARM : EXACT_JOIN_GPU_STARTUP) +
 		(bytes * EXACT_JOIN_UPLOAD_OPS_PER_BYTE + prims * EXACT_JOIN_GPU_PRIM_OPS + pairs) *
 		cpu_operator_cost;
 
