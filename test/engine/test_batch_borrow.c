@@ -12,8 +12,9 @@
  *      1 and 4 threads;
  *   2. appending rows to it, or resetting it, leaves the caller's arrays
  *      untouched, and appending gives the gathered batch plus the rows;
- *   3. bad layouts (an index or owner out of range, owners out of order,
- *      counts that disagree, a batch not empty) fail and leave it unchanged;
+ *   3. bad layouts (an index or owner out of range, owners out of order or
+ *      of the wrong rows, counts that disagree, a batch not empty) fail and
+ *      leave it unchanged;
  *   4. exg_batch_free leaves the caller's arrays (the caller frees them),
  *      and so does borrowing again after an empty layout.
  *
@@ -241,6 +242,18 @@ round_once(test_rng *r, int threads)
 			L.owner[p] = saved;
 			L.owner[p - 1] = saved;
 		}
+		/* a row boundary moved by one: owners in order and in range, wrong rows */
+		for (size_t q = 0; q + 1 < L.np; q++)
+			if (L.owner[q] != L.owner[q + 1])
+			{
+				saved = L.owner[q];
+				L.owner[q] = L.owner[q + 1];
+				CHECK(exg_batch_borrow(&borrowed, L.xyz, L.nv, L.tri, L.owner, L.np, L.rows, L.n,
+									   threads, &err) == EXG_ERR_ARGUMENT && borrowed.nrows == 0,
+					  "a primitive owned by the next row is refused");
+				L.owner[q] = saved;
+				break;
+			}
 		CHECK(exg_batch_borrow(&borrowed, L.xyz, L.nv + 1, L.tri, L.owner, L.np, L.rows, L.n,
 							   threads, &err) == EXG_ERR_ARGUMENT && borrowed.nrows == 0,
 			  "counts that disagree are refused");

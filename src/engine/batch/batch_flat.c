@@ -174,6 +174,23 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 			owner[p] >= n || (p > 0 && owner[p] < owner[p - 1]))
 			bad = p < bad ? p : bad;
 	}
+	/*
+	 * Owners in order and in range: each row then owns exactly its own
+	 * primitives if its first and last are its own (rows without any own
+	 * none).
+	 */
+	if (bad == SIZE_MAX)
+	{
+		size_t		pb = 0;
+
+		for (size_t i = 0; i < n && bad == SIZE_MAX; i++)
+		{
+			if (rows[i].nprims > 0 &&
+				(owner[pb] != i || owner[pb + rows[i].nprims - 1] != i))
+				bad = pb;
+			pb += rows[i].nprims;
+		}
+	}
 	if (bad != SIZE_MAX)
 	{
 		exg_status	st = exg_fail(err, EXG_ERR_ARGUMENT,

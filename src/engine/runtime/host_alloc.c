@@ -97,14 +97,13 @@ void
 exg_host_populate(const void *p, size_t bytes, bool write)
 {
 #if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
-	static long page;
+	long		page;
 	uintptr_t	lo,
 				hi;
 
 	if (bytes < ((size_t) 1 << 20))
 		return;					/* a few faults cost less than the call */
-	if (page <= 0)
-		page = sysconf(_SC_PAGESIZE);
+	page = sysconf(_SC_PAGESIZE);	/* here, not cached: called from several threads */
 	if (page <= 0)
 		return;
 	/* whole pages inside the range only: a write must not reach outside it */
