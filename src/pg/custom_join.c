@@ -35,6 +35,7 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
+#include "join_rows.h"
 #include "gpu.h"
 #include "join.h"
 #include "join_options.h"
@@ -119,14 +120,6 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 /* A geometry column without statistics: a few dozen vertices. */
 #define EXACT_JOIN_DEFAULT_WIDTH		1024
 
-/* Mirrored from read_workers_wanted (join_read_parallel.c): when the read
- * takes workers, and how many. */
-#define READ_PARALLEL_MIN_BYTES			((double) (8 << 20))
-#define READ_BYTES_PER_WORKER			((double) (4 << 20))
-#define READ_INLINE_CHUNK_BYTES			((double) (256 << 10))
-#define READ_SERIAL_BYTES_PER_MS		((double) (400 << 10))
-#define READ_START_MS_PRELOADED			10.0
-#define READ_START_MS_GUESS				100.0
 /* Serialized bytes a pool thread parses before another pays (join_read_parallel.c). */
 #define PARSE_BYTES_PER_THREAD			(256 << 10)
 
@@ -261,32 +254,6 @@ match_exact_clause(PlannerInfo *root, Expr *clause, Relids outer, Relids inner, 
 }
 
 /*
- * The processes that will read the out-of-line rows (1: the leader alone),
- * as read_workers_wanted decides at run time under
- * exactgpu.parallel_read; the workers' start-up, which it measures, is
- * not known yet: its first guesses are taken.
- */
-static int
-read_processes_planned(double toast_rows, double bytes, double ntasks)
-{
-	int			cores = exg_cpu_count();
-	double		n;
-
-	if (toast_rows < 1 || max_parallel_workers_per_gather <= 0 ||
-		exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_OFF || cores < 2 ||
-		bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2)
-		return 1;
-	if (exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_AUTO &&
-		bytes / READ_SERIAL_BYTES_PER_MS <
-		2 * (exactgpu_preloaded ? READ_START_MS_PRELOADED : READ_START_MS_GUESS))
-		return 1;
-	n = Min(ntasks - 1, floor(bytes / READ_BYTES_PER_WORKER));
-	n = Min(n, cores - 1);
-	n = Min(n, max_parallel_workers_per_gather);
-	return 1 + (int) Max(n, 1);
-}
-
-/*
  * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
  * `pairs` row pairs estimated, children excluded, on the device the
  * executor will use: the serial part (reading, detoasting) once, the
@@ -341,8 +308,7 @@ batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double widt
 	/* the leader reads every row; out-of-line ones it detoasts, unless workers do */
 	serial = nrows * (cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
 		inline_bytes * EXACT_JOIN_COPY_OPS_PER_BYTE * cpu_operator_cost;
-	procs = read_processes_planned(toast_rows, bytes,
-								   toast_rows + ceil(inline_bytes / READ_INLINE_CHUNK_BYTES));
+	procs = 1 + exactgpu_read_workers_planned(toast_rows, inline_bytes, bytes);
 	read_speedup = pow(procs, EXACT_JOIN_READ_EXPONENT);
 	serial += toast_bytes * EXACT_JOIN_DETOAST_OPS_PER_BYTE * cpu_operator_cost / read_speedup;
 

@@ -42,6 +42,7 @@
  */
 #include "exactgpu.h"
 
+#include <math.h>
 #include <sys/statvfs.h>
 
 #include "access/parallel.h"
@@ -707,20 +708,22 @@ shm_has_room(uint64 bytes)
  * workers would parse (out of line, and in line with them). The leader
  * takes part, so a worker per core but one keeps every core busy and none
  * shared: on the 2-core build machine a second worker made the read slower
- * than the serial one (three processes on two cores).
+ * than the serial one (three processes on two cores). These rules, whatever
+ * this moment allows (shared memory, parallel mode), are both what the
+ * planner costs (exactgpu_read_workers_planned) and what the read asks for
+ * (read_workers_wanted).
  */
 static int
-read_workers_wanted(uint64 ntoast, uint64 ntasks, uint64 bytes)
+workers_for(double ntoast, double ntasks, double bytes)
 {
-	uint64		n;
+	double		n;
 	int			cores = exg_cpu_count();
 
-	if (ntoast == 0 || max_parallel_workers_per_gather <= 0 || IsInParallelMode() ||
-		exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_OFF ||
-		!IsUnderPostmaster || !shm_has_room(bytes))
+	if (ntoast < 1 || max_parallel_workers_per_gather <= 0 ||
+		exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_OFF)
 		return 0;
 	if (force_parallel_mode != FORCE_PARALLEL_OFF)
-		return (int) Min((uint64) max_parallel_workers_per_gather, ntasks);
+		return (int) Min((double) max_parallel_workers_per_gather, ntasks);
 	if (bytes < READ_PARALLEL_MIN_BYTES || ntasks < 2 || cores < 2)
 		return 0;
 
@@ -731,13 +734,27 @@ read_workers_wanted(uint64 ntoast, uint64 ntasks, uint64 bytes)
 	 * read in 318 ms serially and 415 ms with workers.
 	 */
 	if (exactgpu_parallel_read == EXACTGPU_PARALLEL_READ_AUTO &&
-		(double) (bytes / SERIAL_BYTES_PER_MS) <
+		floor(bytes / SERIAL_BYTES_PER_MS) <
 		2 * (worker_start_ms >= 0 ? worker_start_ms
 			 : exactgpu_preloaded ? START_MS_PRELOADED : START_MS_GUESS))
 		return 0;
-	n = Min(ntasks - 1, bytes / READ_BYTES_PER_WORKER);
-	n = Min(n, (uint64) (cores - 1));
-	return (int) Min((uint64) max_parallel_workers_per_gather, Max(n, 1));
+	n = Min(ntasks - 1, floor(bytes / READ_BYTES_PER_WORKER));
+	n = Min(n, (double) (cores - 1));
+	return (int) Min((double) max_parallel_workers_per_gather, Max(n, 1));
+}
+
+static int
+read_workers_wanted(uint64 ntoast, uint64 ntasks, uint64 bytes)
+{
+	if (IsInParallelMode() || !IsUnderPostmaster || !shm_has_room(bytes))
+		return 0;
+	return workers_for((double) ntoast, (double) ntasks, (double) bytes);
+}
+
+int
+exactgpu_read_workers_planned(double toast_rows, double inline_bytes, double bytes)
+{
+	return workers_for(toast_rows, toast_rows + ceil(inline_bytes / INLINE_CHUNK_BYTES), bytes);
 }
 
 /* The in-line rows of one side cut into tasks of about INLINE_CHUNK_BYTES. */

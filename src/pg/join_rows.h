@@ -121,6 +121,13 @@ void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 								  ExactgpuReadReport *rep);
 
 /*
+ * The parallel workers exactgpu_rows_flatten would ask for (0: the leader
+ * reads alone) for toast_rows out-of-line rows and inline_bytes of rows in
+ * line, `bytes` in all, as the planner can tell (the batch join's cost).
+ */
+int			exactgpu_read_workers_planned(double toast_rows, double inline_bytes, double bytes);
+
+/*
  * The exact box of every row of `nsides` inputs (box joins): box[k] gets
  * lo then hi (naxes doubles each) per row, has_box[k] 0 for an empty
  * geometry (both palloc'ed). Rows kept as TOAST pointers are detoasted and
