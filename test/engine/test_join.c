@@ -477,6 +477,56 @@ main(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * A vertex index out of range among 2^21 segments (checked on the
+	 * threads): refused before either device runs, naming the first bad one.
+	 */
+	{
+		size_t		ns = (size_t) 1 << 21;
+		double	   *xyz = calloc(3 * (ns + 1), sizeof(double));
+		uint32_t   *seg = malloc(2 * ns * sizeof(uint32_t));
+		static const double one[] = {0, 0, 0, 1, 1, 1};
+		static const uint32_t pair[] = {0, 1};
+		exg_prim_set good = {one, 2, pair, 1, 2},
+					bad;
+		exg_join_options opt;
+		exg_pair   *p = NULL;
+		size_t		n = 0;
+		exg_error	err = {0};
+
+		for (size_t i = 0; i < ns; i++)
+		{
+			xyz[3 * i] = (double) i;
+			seg[2 * i] = (uint32_t) i;
+			seg[2 * i + 1] = (uint32_t) i + 1;
+		}
+		seg[2 * (ns - 7) + 1] = (uint32_t) ns + 5;	/* the first bad index */
+		seg[2 * (ns - 3)] = (uint32_t) ns + 9;
+		bad = (exg_prim_set) {xyz, (uint32_t) ns + 1, seg, (uint32_t) ns, 2};
+		exg_join_options_default(&opt);
+		for (int d = 0; d < 2; d++)
+		{
+			char		want[64];
+
+			opt.device = d ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+			if (d && exg_gpu_device_count(&err) == 0)
+				break;
+			snprintf(want, sizeof(want), "vertex index %u out of range", (unsigned) ns + 5);
+			if (exg_join(&good, &bad, &opt, &p, &n, NULL, &err) != EXG_ERR_ARGUMENT ||
+				strstr(err.message, want) == NULL)
+			{
+				fprintf(stderr, "FAIL index out of range on the %s: not refused as the first bad one (%s)\n",
+						d ? "GPU" : "CPU", err.message);
+				test_failures++;
+				exg_join_pairs_free(p);
+			}
+			else
+				printf("  index out of range on the %s: refused (%s)\n", d ? "GPU" : "CPU", err.message);
+		}
+		free(xyz);
+		free(seg);
+	}
+
 	if (test_failures)
 	{
 		fprintf(stderr, "test_join: %ld failures\n", test_failures);

@@ -33,8 +33,8 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
 	*npairs_out = 0;
-	if ((st = exg_prim_set_check(A, "left input", err)) != EXG_OK ||
-		(st = exg_prim_set_check(B, "right input", err)) != EXG_OK)
+	if ((st = exg_prim_set_check(A, "left input", opt.worker_threads, err)) != EXG_OK ||
+		(st = exg_prim_set_check(B, "right input", opt.worker_threads, err)) != EXG_OK)
 		return st;
 
 	if (exg_join_picks_gpu(&opt, &st, err))
@@ -83,8 +83,8 @@ exg_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pai
 	if (stats == NULL)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
-	if ((st = exg_prim_set_check(A, "left input", err)) != EXG_OK ||
-		(st = exg_prim_set_check(B, "right input", err)) != EXG_OK)
+	if ((st = exg_prim_set_check(A, "left input", opt ? opt->worker_threads : 1, err)) != EXG_OK ||
+		(st = exg_prim_set_check(B, "right input", opt ? opt->worker_threads : 1, err)) != EXG_OK)
 		return st;
 	for (i = 0; i < n; i++)
 		if (pairs[i].a >= A->nprims || pairs[i].b >= B->nprims)

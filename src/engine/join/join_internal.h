@@ -34,7 +34,8 @@ bool		exg_join_picks_gpu(const exg_join_options *opt, exg_status *st, exg_error 
 void		exg_join_name_cpu(exg_join_stats *stats, const exg_join_options *opt);
 
 /* Validate a primitive set before use. */
-exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err);
+/* Every vertex index in range (on `threads` threads when there are many; 0 = all). */
+exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, int threads, exg_error *err);
 
 /* Does a join of nprims primitives (both sides) find its candidates with
  * the box join (on the GPU or not)? */

@@ -22,20 +22,33 @@ exg_join_options_default(exg_join_options *opt)
 }
 
 exg_status
-exg_prim_set_check(const exg_prim_set *S, const char *name, exg_error *err)
+exg_prim_set_check(const exg_prim_set *S, const char *name, int threads, exg_error *err)
 {
 	uint64_t	i,
-				n;
+				n,
+				bad;
+	int			t;
 
 	if (S->arity < 1 || S->arity > 3)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "%s: primitives must have 1 to 3 vertices", name);
 	if (S->nprims > 0 && (S->xyz == NULL || S->vidx == NULL))
 		return exg_fail(err, EXG_ERR_ARGUMENT, "%s: missing arrays", name);
 	n = (uint64_t) S->nprims * (uint64_t) S->arity;
+
+	/*
+	 * Every index read once; on the threads when there are many (10^7
+	 * triangles: 3 * 10^7 indices, ~25 ms on one thread, before a GPU join
+	 * of ~50). The first bad one is reported, as a sequential check would.
+	 */
+	bad = UINT64_MAX;
+	t = n >= ((uint64_t) 1 << 20) ? exg_threads(threads) : 1;
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1) reduction(min:bad)
 	for (i = 0; i < n; i++)
-		if (S->vidx[i] >= S->nverts)
-			return exg_fail(err, EXG_ERR_ARGUMENT, "%s: vertex index %u out of range", name,
-							S->vidx[i]);
+		if (S->vidx[i] >= S->nverts && i < bad)
+			bad = i;
+	if (bad != UINT64_MAX)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "%s: vertex index %u out of range", name,
+						S->vidx[bad]);
 	return EXG_OK;
 }
 

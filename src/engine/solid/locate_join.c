@@ -56,7 +56,7 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 	*npairs_out = 0;
 	if (S->tris.arity != 3)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "bodies must be given as triangles");
-	if ((st = exg_prim_set_check(&S->tris, "bodies", err)) != EXG_OK)
+	if ((st = exg_prim_set_check(&S->tris, "bodies", opt.worker_threads, err)) != EXG_OK)
 		return st;
 	if (npts > 0 && pts == NULL)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "points: missing array");
