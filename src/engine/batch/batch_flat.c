@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_alloc.h"
 #include "parallel.h"
 
 exg_status
@@ -135,31 +134,6 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 		return exg_fail(err, EXG_ERR_ARGUMENT, "rows laid out in place disagree with their counts");
 	if (nv >= UINT32_MAX || np >= UINT32_MAX || n >= UINT32_MAX - 1)
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
-
-	/*
-	 * The arrays were written by other processes: here each page would be
-	 * faulted in on first read (by this check, the upload, the join), so
-	 * they are mapped in bulk first, in 16 MB pieces on the threads.
-	 */
-	{
-		const size_t piece = (size_t) 16 << 20;
-		size_t		xb = nverts * 3 * sizeof(double),
-					tb = nprims * 3 * sizeof(uint32_t),
-					ob = nprims * sizeof(uint32_t),
-					nx = (xb + piece - 1) / piece,
-					nt = (tb + piece - 1) / piece,
-					no = (ob + piece - 1) / piece;
-
-#pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1 && nx + nt + no > 1)
-		for (size_t c = 0; c < nx + nt + no; c++)
-		{
-			const char *base = c < nx ? (const char *) xyz : c < nx + nt ? (const char *) tri : (const char *) owner;
-			size_t		len = c < nx ? xb : c < nx + nt ? tb : ob,
-						off = (c < nx ? c : c < nx + nt ? c - nx : c - nx - nt) * piece;
-
-			exg_host_populate(base + off, len - off < piece ? len - off : piece, false);
-		}
-	}
 
 	/*
 	 * The readers that wrote the arrays are other processes: an index or
