@@ -120,8 +120,6 @@ static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 /* A geometry column without statistics: a few dozen vertices. */
 #define EXACT_JOIN_DEFAULT_WIDTH		1024
 
-/* Serialized bytes a pool thread parses before another pays (join_read_parallel.c). */
-#define PARSE_BYTES_PER_THREAD			(256 << 10)
 
 static CustomPathMethods exact_join_path_methods;
 
@@ -313,7 +311,7 @@ batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double widt
 	serial += toast_bytes * EXACT_JOIN_DETOAST_OPS_PER_BYTE * cpu_operator_cost / read_speedup;
 
 	/* parsing on the pool, a row to a thread at most (or by the read's workers) */
-	parse_threads = exactgpu_threads_planned(bytes, PARSE_BYTES_PER_THREAD);
+	parse_threads = exactgpu_threads_planned(bytes, EXACTGPU_PARSE_BYTES_PER_THREAD);
 	parse_threads = (int) Min((double) parse_threads, Max(nrows, 1.0));
 	parse /= procs > 1 ? read_speedup : pow(parse_threads, EXACT_JOIN_THREAD_EXPONENT);
 

@@ -82,8 +82,7 @@
 #define FLAT_PARALLEL_MIN_BYTES		((uint64) 8 << 20)
 /* A worker for every this many bytes, up to max_parallel_workers_per_gather. */
 #define READ_BYTES_PER_WORKER		((uint64) 4 << 20)
-/* Serialized bytes a thread parses (~1 ms), or boxes, before another pays. */
-#define PARSE_BYTES_PER_THREAD		((uint64) 256 << 10)
+/* Serialized bytes a thread boxes before another pays (parsing: join_rows.h). */
 #define BOX_BYTES_PER_THREAD		((uint64) 1 << 20)
 /*
  * Serial reading speed, detoasting and parsing (the H100 machine: 1.06 GB
@@ -804,7 +803,7 @@ parse_inline(ExactgpuRows **rows, exg_batch **batch, int nsides)
 		exg_error	err = {0};
 
 		if (exg_batch_add_rows(batch[k], &bytes,
-							   exactgpu_threads_for(rows[k]->len, PARSE_BYTES_PER_THREAD),
+							   exactgpu_threads_for(rows[k]->len, EXACTGPU_PARSE_BYTES_PER_THREAD),
 							   &err) != EXG_OK)
 			exactgpu_report(&err, rows[k]->context);
 	}

@@ -121,6 +121,12 @@ void		exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 								  ExactgpuReadReport *rep);
 
 /*
+ * Serialized bytes a pool thread parses (~1 ms) before another thread pays
+ * for itself: the read sizes its threads by it, and the planner its cost.
+ */
+#define EXACTGPU_PARSE_BYTES_PER_THREAD	((uint64) 256 << 10)
+
+/*
  * The parallel workers exactgpu_rows_flatten would ask for (0: the leader
  * reads alone) for toast_rows out-of-line rows and inline_bytes of rows in
  * line, `bytes` in all, as the planner can tell (the batch join's cost).
