@@ -153,6 +153,24 @@ SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = '
 SET max_parallel_workers_per_gather = 0;
 SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad ORDER BY id DESC');
 SET max_parallel_workers_per_gather = 2;
+-- two bad bodies, both out of line: a small one early in query order and
+-- a big one last. The readers claim the biggest rows first, so the big one
+-- fails first; the error is still the small one's, as the serial read says.
+CREATE TABLE pr_bad2 (id bigint, geom geometry);
+INSERT INTO pr_bad2 SELECT 2 * id, geom FROM pr_bodies;
+INSERT INTO pr_bad2 SELECT 241, ST_Collect(ARRAY[
+	(SELECT ST_Collect(ARRAY(SELECT ST_GeometryN(geom, k) FROM pr_bodies, generate_series(1, 400) k WHERE id = 3))),
+	'POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 3, 0 0 0))'::geometry]);
+INSERT INTO pr_bad2 SELECT 1000, ST_Collect(ARRAY[
+	(SELECT ST_Collect(ARRAY(SELECT ST_GeometryN(geom, k) FROM pr_bodies, generate_series(1, 400) k WHERE id BETWEEN 4 AND 11))),
+	'POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))'::geometry]);
+SELECT id, pg_column_size(geom) > 8000 AS toasted, ST_NumGeometries(geom) FROM pr_bad2 WHERE id IN (241, 1000) ORDER BY id;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SET max_parallel_workers_per_gather = 2;
+DROP TABLE pr_bad2;
 \set VERBOSITY default
 -- the same error caught in a subtransaction: the next statement is clean
 SET client_min_messages = notice;
