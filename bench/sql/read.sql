@@ -77,12 +77,14 @@ SELECT position('gpu' IN :'devices') > 0 AS with_gpu \gset
 \if :with_gpu
 SELECT pg_temp.join_run(:'label', 'GPU, parallel read', ARRAY['exactgpu.device=gpu'], :reps);
 SELECT pg_temp.join_run(:'label', 'GPU, parallel read, gathered', ARRAY['exactgpu.device=gpu', 'exactgpu.read_in_place=off'], :reps);
+SELECT pg_temp.join_run(:'label', 'GPU, parallel read, query order', ARRAY['exactgpu.device=gpu', 'exactgpu.read_biggest_first=off'], :reps);
 SELECT pg_temp.join_run(:'label', 'GPU, serial read', ARRAY['exactgpu.device=gpu', 'max_parallel_workers_per_gather=0'], :reps);
 \endif
 SELECT position('cpu' IN :'devices') > 0 AS with_cpu \gset
 \if :with_cpu
 SELECT pg_temp.join_run(:'label', 'CPU, parallel read', ARRAY['exactgpu.device=cpu'], :reps);
 SELECT pg_temp.join_run(:'label', 'CPU, parallel read, gathered', ARRAY['exactgpu.device=cpu', 'exactgpu.read_in_place=off'], :reps);
+SELECT pg_temp.join_run(:'label', 'CPU, parallel read, query order', ARRAY['exactgpu.device=cpu', 'exactgpu.read_biggest_first=off'], :reps);
 SELECT pg_temp.join_run(:'label', 'CPU, serial read', ARRAY['exactgpu.device=cpu', 'max_parallel_workers_per_gather=0'], :reps);
 \endif
 

@@ -26,6 +26,7 @@ int			exactgpu_gpu_min_primitives = 65536;
 bool		exactgpu_progress = false;
 int			exactgpu_parallel_read = EXACTGPU_PARALLEL_READ_AUTO;
 bool		exactgpu_read_in_place = true;
+bool		exactgpu_read_biggest_first = true;
 
 ExactgpuJoinReport exactgpu_last_join;
 
@@ -81,6 +82,11 @@ exactgpu_define_join_gucs(void)
 							 "Let the parallel read's processes lay a side of out-of-line rows out in place (developer option).",
 							 "off: the leader gathers every row into the batch, as before 0.2.0 (for comparison in benchmarks). Answers never depend on this.",
 							 &exactgpu_read_in_place, true,
+							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomBoolVariable("exactgpu.read_biggest_first",
+							 "Let the parallel read's processes take the biggest rows first (developer option).",
+							 "off: they take the rows in query order, as before 0.2.0 (for comparison in benchmarks). Answers and errors never depend on this.",
+							 &exactgpu_read_biggest_first, true,
 							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomEnumVariable("exactgpu.join_first_stage",
 							 "How exact joins find candidate pairs: auto, cell_pairs (every pair sharing a grid cell) or box_join.",

@@ -58,6 +58,8 @@ typedef enum ExactgpuParallelRead
 extern int	exactgpu_parallel_read;
 /* exactgpu.read_in_place: sides of TOAST rows laid out in place (join_read_parallel.c). */
 extern bool exactgpu_read_in_place;
+/* exactgpu.read_biggest_first: the readers claim the biggest rows first (join_read_parallel.c). */
+extern bool exactgpu_read_biggest_first;
 
 void		exactgpu_define_join_gucs(void);
 

@@ -953,7 +953,7 @@ order_tasks(ReadShared *sh, ReadTask *tasks, bool by_work)
 	uint32	   *order = TASK_ORDER(tasks, sh->ntasks);
 	TaskWork   *w;
 
-	if (!by_work || sh->ntasks < 2)
+	if (!by_work || !exactgpu_read_biggest_first || sh->ntasks < 2)
 	{
 		for (uint32 i = 0; i < sh->ntasks; i++)
 			order[i] = i;
