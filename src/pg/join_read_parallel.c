@@ -57,6 +57,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm_impl.h"
+#include "storage/shmem.h"
 #include "storage/spin.h"
 #include "utils/dsa.h"
 #include "utils/memutils.h"
@@ -64,6 +65,7 @@
 #include "join_options.h"
 #include "join_rows.h"
 
+#include "gpu.h"
 #include "gserialized_read.h"
 #include "host_alloc.h"
 #include "parallel.h"
@@ -1208,6 +1210,15 @@ place_sides(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, RowScratch *
 		rows[k]->arena = a;
 		sh->arena[k] = dsm_segment_handle(a->seg);
 		base[k] = dsm_segment_address(a->seg);
+		/*
+		 * In the main shared memory (min_dynamic_shared_memory) the segment
+		 * stays mapped at this address for the backend's life, and the next
+		 * join's comes back there: a GPU join pins those pages once and
+		 * uploads from them without staging (33-47 ms of 880 MB staged).
+		 */
+		if (ShmemAddrIsValid(base[k]) &&
+			ShmemAddrIsValid(base[k] + dsm_segment_map_length(a->seg) - 1))
+			(void) exg_host_lasting(base[k], dsm_segment_map_length(a->seg));
 	}
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->place_ready, 1);

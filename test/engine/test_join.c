@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gpu.h"
 #include "interval_double.h"
@@ -362,6 +363,108 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	free(expect);
 }
 
+/* A's arrays copied to at (vertices, then indices, adjacent as the
+ * parallel read lays them out): the set that reads them there. */
+static exg_prim_set
+lay_out(const exg_prim_set *A, char *at)
+{
+	exg_prim_set s = *A;
+	size_t		xyz = sizeof(double) * 3 * A->nverts;
+
+	memcpy(at, A->xyz, xyz);
+	memcpy(at + xyz, A->vidx, sizeof(uint32_t) * A->arity * A->nprims);
+	s.xyz = (const double *) at;
+	s.vidx = (const uint32_t *) (at + xyz);
+	return s;
+}
+
+/*
+ * Inputs in memory declared lasting (exg_host_lasting: the parallel read's
+ * rows in PostgreSQL's main shared memory, a shared mapping): the GPU join
+ * pins it on first use and copies from it unstaged. The pairs must stay
+ * the CPU join's: at an odd offset, again (pinned already), then moved
+ * into a larger declared range that overlaps the pinned one (the pins
+ * merged), and read by the pair tests too.
+ */
+static void
+check_lasting_pins(void)
+{
+	const double utm[3] = {500000.0, 7000000.0, -500.0};
+	const size_t region = (size_t) 96 << 20;
+	const size_t offs[3] = {4096 + 8, 4096 + 8, ((size_t) 20 << 20) + 40};
+	const size_t span[3] = {(size_t) 40 << 20, (size_t) 40 << 20, (size_t) 70 << 20};
+	char	   *base = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	join_data	a,
+				b;
+	exg_join_options opt;
+	exg_pair   *want = NULL;
+	size_t		nwant = 0;
+	exg_error	err = {0};
+
+	/* 400,000 triangles: 28.8 MB of vertices, 4.8 MB of indices */
+	join_data_random(&a, 3, 400000, utm, 2000, 8, 31);
+	join_data_random(&b, 3, 20000, utm, 2000, 8, 32);
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_CPU;
+	if (base == MAP_FAILED || exg_join(&a.set, &b.set, &opt, &want, &nwant, NULL, &err) != EXG_OK ||
+		nwant == 0)
+	{
+		FAIL("lasting pins: setup (%s)", err.message);
+		goto done;
+	}
+	opt.device = EXG_DEVICE_GPU;
+	for (int round = 0; round < 3; round++)
+	{
+		exg_prim_set s = lay_out(&a.set, base + offs[round]);
+		exg_pair   *got = NULL;
+		size_t		ngot = 0;
+		size_t		pinned;
+
+		CHECK(exg_host_lasting(base + offs[round] - 8, span[round]),
+			  "lasting pins: range %d not kept", round);
+		if (exg_join(&s, &b.set, &opt, &got, &ngot, NULL, &err) != EXG_OK)
+		{
+			FAIL("lasting pins: GPU join, round %d: %s", round, err.message);
+			break;
+		}
+		CHECK(ngot == nwant && memcmp(got, want, ngot * sizeof(exg_pair)) == 0,
+			  "lasting pins: round %d: %zu pairs on the GPU, %zu on the CPU", round, ngot, nwant);
+		exg_join_pairs_free(got);
+		pinned = exg_host_lasting_pinned_bytes();
+		CHECK(pinned >= span[round] && pinned <= ((size_t) 92 << 20),
+			  "lasting pins: round %d: %zu bytes pinned", round, pinned);
+		if (round == 2)
+		{
+			/* the pair tests upload the same arrays */
+			uint8_t    *r_gpu = malloc(nwant),
+					   *r_cpu = malloc(nwant);
+
+			if (r_gpu && r_cpu &&
+				exg_test_pairs(&s, &b.set, want, nwant, &opt, r_gpu, NULL, &err) == EXG_OK)
+			{
+				opt.device = EXG_DEVICE_CPU;
+				if (exg_test_pairs(&a.set, &b.set, want, nwant, &opt, r_cpu, NULL, &err) == EXG_OK)
+					CHECK(memcmp(r_gpu, r_cpu, nwant) == 0,
+						  "lasting pins: pair tests differ between GPU and CPU");
+				else
+					FAIL("lasting pins: CPU pair test: %s", err.message);
+			}
+			else
+				FAIL("lasting pins: GPU pair test: %s", err.message);
+			free(r_gpu);
+			free(r_cpu);
+		}
+	}
+	if (test_failures == 0)
+		printf("  lasting pins: %zu pairs from pinned shared memory, %zu MB pinned\n", nwant,
+			   exg_host_lasting_pinned_bytes() >> 20);
+done:
+	/* lasting: never unmapped (the pins stay until the process ends) */
+	exg_join_pairs_free(want);
+	join_data_free(&a);
+	join_data_free(&b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -376,7 +479,10 @@ main(int argc, char **argv)
 	have_gpu = exg_gpu_device_count(&gpu_err) > 0;
 	check_pair_sort();
 	if (have_gpu)
+	{
 		check_upload_ring_laps();
+		check_lasting_pins();
+	}
 
 	join_data_random(&a, 3, 3000, utm, 200, 8, 1);
 	join_data_random(&b, 3, 3000, utm, 200, 8, 2);

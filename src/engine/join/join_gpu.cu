@@ -71,12 +71,12 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 	d.xyz.alloc((size_t) 3 * S->nverts);
 	d.vidx.alloc((size_t) S->arity * S->nprims);
 	/* pageable memory through the pinned ring (7x faster DMA than pageable) */
-	if (xyz_bytes && !exg_is_pinned(S->xyz))
+	if (xyz_bytes && !exg_host_direct(S->xyz, xyz_bytes))
 	{
 		exg_gpu_upload_pageable(d.xyz.p, S->xyz, xyz_bytes, s);
 		xyz = nullptr;
 	}
-	if (idx_bytes && !exg_is_pinned(S->vidx))
+	if (idx_bytes && !exg_host_direct(S->vidx, idx_bytes))
 	{
 		exg_gpu_upload_pageable(d.vidx.p, S->vidx, idx_bytes, s);
 		idx = nullptr;

@@ -61,6 +61,19 @@ exg_status	exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set 
 void	   *exg_host_alloc(size_t bytes);
 void		exg_host_free(void *p);
 
+/*
+ * [p, p + bytes) and the whole pages it lies on stay mapped at this address
+ * for the rest of the process (PostgreSQL's main shared memory, where the
+ * parallel read lays rows out): a GPU join that reads its inputs there pins
+ * those pages on first use, keeps them pinned, and copies without staging.
+ * False (nothing kept) without a GPU build or past 64 ranges. Call from the
+ * thread that runs the joins.
+ */
+bool		exg_host_lasting(const void *p, size_t bytes);
+
+/* Bytes of lasting memory pinned so far in this process (tests). */
+size_t		exg_host_lasting_pinned_bytes(void);
+
 /* Take back a result buffer lent by the GPU join; false if p is not one. */
 bool		exg_gpu_pairs_return(void *p);
 

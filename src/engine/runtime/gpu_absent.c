@@ -102,6 +102,20 @@ exg_host_free(void *p)
 }
 
 bool
+exg_host_lasting(const void *p, size_t bytes)
+{
+	(void) p;
+	(void) bytes;
+	return false;
+}
+
+size_t
+exg_host_lasting_pinned_bytes(void)
+{
+	return 0;
+}
+
+bool
 exg_gpu_pairs_return(void *p)
 {
 	(void) p;

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <vector>
 
 #include "gpu.h"
 #include "host_copy.h"
@@ -327,6 +330,126 @@ exg_is_pinned(const void *p)
 		return false;
 	}
 	return attr.type == cudaMemoryTypeHost;
+}
+
+/*
+ * Memory the caller keeps mapped for the process's life (exg_host_lasting),
+ * and the parts of it pinned here: page-aligned, disjoint. Called from the
+ * thread that runs the joins only.
+ */
+struct host_range
+{
+	uintptr_t	lo,
+				hi;
+};
+static std::vector<host_range> lasting;
+static std::vector<host_range> lasting_pins;
+
+#define LASTING_MAX 64
+/* Below this an array goes through the ring: as fast, and nothing pinned. */
+#define LASTING_MIN_BYTES ((size_t) 4 << 20)
+
+/* Add [lo, hi) to v, merged with the ranges it overlaps or touches. */
+static void
+range_merge(std::vector<host_range> &v, uintptr_t lo, uintptr_t hi)
+{
+	for (size_t i = 0; i < v.size();)
+		if (v[i].lo <= hi && lo <= v[i].hi)
+		{
+			lo = v[i].lo < lo ? v[i].lo : lo;
+			hi = v[i].hi > hi ? v[i].hi : hi;
+			v.erase(v.begin() + i);
+		}
+		else
+			i++;
+	v.push_back({lo, hi});
+}
+
+extern "C" bool
+exg_host_lasting(const void *p, size_t bytes)
+{
+	uintptr_t	lo = (uintptr_t) p;
+
+	if (p == nullptr || bytes == 0 || lasting.size() >= LASTING_MAX)
+		return false;
+	try
+	{
+		range_merge(lasting, lo, lo + bytes);
+	}
+	catch (...)
+	{
+		return false;
+	}
+	return true;
+}
+
+extern "C" size_t
+exg_host_lasting_pinned_bytes(void)
+{
+	size_t		n = 0;
+
+	for (const host_range &r : lasting_pins)
+		n += r.hi - r.lo;
+	return n;
+}
+
+/*
+ * Pin the lasting range that holds [p, p + n), whole pages, merged with
+ * the pins it overlaps (unpinned first, once the device is idle: a copy
+ * may still read them). Its time counts as setup: paid once.
+ */
+static bool
+lasting_pin(uintptr_t p, size_t n)
+{
+	uintptr_t	page = (uintptr_t) sysconf(_SC_PAGESIZE);
+	uintptr_t	lo = 0,
+				hi = 0;
+	uint64_t	t0;
+	bool		ok;
+
+	for (const host_range &r : lasting)
+		if (r.lo <= p && p + n <= r.hi)
+		{
+			lo = r.lo / page * page;
+			hi = (r.hi + page - 1) / page * page;
+			break;
+		}
+	if (hi == 0)
+		return false;
+	t0 = exg_now_ns();
+	for (size_t i = 0; i < lasting_pins.size();)
+		if (lasting_pins[i].lo < hi && lo < lasting_pins[i].hi)
+		{
+			(void) cudaDeviceSynchronize();
+			(void) cudaHostUnregister((void *) lasting_pins[i].lo);
+			lo = lasting_pins[i].lo < lo ? lasting_pins[i].lo : lo;
+			hi = lasting_pins[i].hi > hi ? lasting_pins[i].hi : hi;
+			lasting_pins.erase(lasting_pins.begin() + i);
+		}
+		else
+			i++;
+	ok = lasting_pins.size() < LASTING_MAX &&
+		cudaHostRegister((void *) lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
+	if (ok)
+		lasting_pins.push_back({lo, hi});
+	else
+		(void) cudaGetLastError();
+	setup_ns += exg_now_ns() - t0;
+	return ok;
+}
+
+bool
+exg_host_direct(const void *p, size_t n)
+{
+	uintptr_t	a = (uintptr_t) p;
+
+	for (const host_range &r : lasting_pins)
+		if (r.lo <= a && a < r.hi)
+			return a + n <= r.hi || (n >= LASTING_MIN_BYTES && lasting_pin(a, n));
+	if (n >= LASTING_MIN_BYTES && lasting_pin(a, n))
+		return true;
+	/* a cudaHostAlloc'ed buffer: the whole array is in it */
+	return exg_is_pinned(p);
 }
 
 extern "C" void *

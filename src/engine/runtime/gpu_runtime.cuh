@@ -114,6 +114,13 @@ void		exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t
 /* Is p page-locked host memory (so it can be copied to the device as is)? */
 bool		exg_is_pinned(const void *p);
 
+/*
+ * May [p, p + n) be copied to the device as is? Yes when it lies in pinned
+ * memory: a cudaHostAlloc'ed buffer, or memory the caller declared lasting
+ * (exg_host_lasting), which this pins on first use and keeps pinned.
+ */
+bool		exg_host_direct(const void *p, size_t n);
+
 /* Bytes the join may use now: the caller's limit, else 80% of free memory. */
 size_t		exg_gpu_budget(size_t limit);
 
