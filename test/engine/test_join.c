@@ -7,11 +7,13 @@
  *   test_join          CPU back-end (and the GPU too when one is usable)
  *   test_join --gpu    require the GPU: fail if none is usable
  */
+#define _GNU_SOURCE				/* memfd_create */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "gpu.h"
 #include "interval_double.h"
@@ -363,18 +365,26 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 	free(expect);
 }
 
-/* A's arrays copied to at (vertices, then indices, adjacent as the
- * parallel read lays them out): the set that reads them there. */
+/* The set that reads A's arrays at `at` (vertices, then indices, adjacent
+ * as the parallel read lays them out). */
+static exg_prim_set
+laid_at(const exg_prim_set *A, const char *at)
+{
+	exg_prim_set s = *A;
+
+	s.xyz = (const double *) at;
+	s.vidx = (const uint32_t *) (at + sizeof(double) * 3 * A->nverts);
+	return s;
+}
+
+/* A's arrays copied to at: the set that reads them there. */
 static exg_prim_set
 lay_out(const exg_prim_set *A, char *at)
 {
-	exg_prim_set s = *A;
-	size_t		xyz = sizeof(double) * 3 * A->nverts;
+	exg_prim_set s = laid_at(A, at);
 
-	memcpy(at, A->xyz, xyz);
-	memcpy(at + xyz, A->vidx, sizeof(uint32_t) * A->arity * A->nprims);
-	s.xyz = (const double *) at;
-	s.vidx = (const uint32_t *) (at + xyz);
+	memcpy(at, A->xyz, sizeof(double) * 3 * A->nverts);
+	memcpy((char *) s.vidx, A->vidx, sizeof(uint32_t) * A->arity * A->nprims);
 	return s;
 }
 
@@ -382,9 +392,11 @@ lay_out(const exg_prim_set *A, char *at)
  * Inputs in memory declared lasting (exg_host_lasting: the parallel read's
  * rows in PostgreSQL's main shared memory, a shared mapping): the GPU join
  * pins it on first use and copies from it unstaged. The pairs must stay
- * the CPU join's: at an odd offset, again (pinned already), then moved
- * into a larger declared range that overlaps the pinned one (the pins
- * merged), and read by the pair tests too.
+ * the CPU join's: at an odd offset; again, pinned already, with other rows
+ * written there through a second mapping of the same pages (as the read's
+ * worker processes write them: the pin must upload what is there now, not
+ * what it found); then moved into a larger declared range that overlaps
+ * the pinned one (the pins merged), and read by the pair tests too.
  */
 static void
 check_lasting_pins(void)
@@ -393,33 +405,61 @@ check_lasting_pins(void)
 	const size_t region = (size_t) 96 << 20;
 	const size_t offs[3] = {4096 + 8, 4096 + 8, ((size_t) 20 << 20) + 40};
 	const size_t span[3] = {(size_t) 40 << 20, (size_t) 40 << 20, (size_t) 70 << 20};
-	char	   *base = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int			fd = memfd_create("exactgpu test_join", 0);
+	char	   *base = MAP_FAILED,
+			   *alias = MAP_FAILED;
 	join_data	a,
-				b;
+				b,
+				c;
 	exg_join_options opt;
-	exg_pair   *want = NULL;
-	size_t		nwant = 0;
+	exg_pair   *want = NULL,
+			   *want_c = NULL;
+	size_t		nwant = 0,
+				nwant_c = 0;
 	exg_error	err = {0};
 
+	/* two mappings of the same pages, as each PostgreSQL process has its own */
+	if (fd >= 0 && ftruncate(fd, (off_t) region) == 0)
+	{
+		base = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		alias = mmap(NULL, region, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
+	if (fd >= 0)
+		close(fd);
 	/* 400,000 triangles: 28.8 MB of vertices, 4.8 MB of indices */
 	join_data_random(&a, 3, 400000, utm, 2000, 8, 31);
 	join_data_random(&b, 3, 20000, utm, 2000, 8, 32);
+	join_data_random(&c, 3, 400000, utm, 2000, 8, 33);
 	exg_join_options_default(&opt);
 	opt.device = EXG_DEVICE_CPU;
-	if (base == MAP_FAILED || exg_join(&a.set, &b.set, &opt, &want, &nwant, NULL, &err) != EXG_OK ||
-		nwant == 0)
+	if (base == MAP_FAILED || alias == MAP_FAILED ||
+		exg_join(&a.set, &b.set, &opt, &want, &nwant, NULL, &err) != EXG_OK || nwant == 0 ||
+		exg_join(&c.set, &b.set, &opt, &want_c, &nwant_c, NULL, &err) != EXG_OK || nwant_c == 0)
 	{
 		FAIL("lasting pins: setup (%s)", err.message);
 		goto done;
 	}
+	/* else a pin that kept the first rows would pass the second round */
+	CHECK(nwant_c != nwant || memcmp(want_c, want, nwant * sizeof(exg_pair)) != 0,
+		  "lasting pins: the two inputs have the same pairs");
 	opt.device = EXG_DEVICE_GPU;
 	for (int round = 0; round < 3; round++)
 	{
-		exg_prim_set s = lay_out(&a.set, base + offs[round]);
+		const exg_pair *w = round == 1 ? want_c : want;
+		size_t		nw = round == 1 ? nwant_c : nwant;
+		exg_prim_set s;
 		exg_pair   *got = NULL;
 		size_t		ngot = 0;
 		size_t		pinned;
 
+		if (round == 1)
+		{
+			/* over the pinned rows of round 0, through the other mapping */
+			lay_out(&c.set, alias + offs[round]);
+			s = laid_at(&c.set, base + offs[round]);
+		}
+		else
+			s = lay_out(&a.set, base + offs[round]);
 		CHECK(exg_host_lasting(base + offs[round] - 8, span[round]),
 			  "lasting pins: range %d not kept", round);
 		if (exg_join(&s, &b.set, &opt, &got, &ngot, NULL, &err) != EXG_OK)
@@ -427,8 +467,8 @@ check_lasting_pins(void)
 			FAIL("lasting pins: GPU join, round %d: %s", round, err.message);
 			break;
 		}
-		CHECK(ngot == nwant && memcmp(got, want, ngot * sizeof(exg_pair)) == 0,
-			  "lasting pins: round %d: %zu pairs on the GPU, %zu on the CPU", round, ngot, nwant);
+		CHECK(ngot == nw && memcmp(got, w, ngot * sizeof(exg_pair)) == 0,
+			  "lasting pins: round %d: %zu pairs on the GPU, %zu on the CPU", round, ngot, nw);
 		exg_join_pairs_free(got);
 		pinned = exg_host_lasting_pinned_bytes();
 		CHECK(pinned >= span[round] && pinned <= ((size_t) 92 << 20),
@@ -456,13 +496,15 @@ check_lasting_pins(void)
 		}
 	}
 	if (test_failures == 0)
-		printf("  lasting pins: %zu pairs from pinned shared memory, %zu MB pinned\n", nwant,
-			   exg_host_lasting_pinned_bytes() >> 20);
+		printf("  lasting pins: %zu and %zu pairs from pinned shared memory, %zu MB pinned\n",
+			   nwant, nwant_c, exg_host_lasting_pinned_bytes() >> 20);
 done:
 	/* lasting: never unmapped (the pins stay until the process ends) */
 	exg_join_pairs_free(want);
+	exg_join_pairs_free(want_c);
 	join_data_free(&a);
 	join_data_free(&b);
+	join_data_free(&c);
 }
 
 int
