@@ -62,7 +62,7 @@ struct stream_fence
 	~stream_fence() { (void) cudaStreamSynchronize(s); }
 };
 
-/* Host to device: as is when pinned, else through two halves of staging. */
+/* Host to device: as is when wholly pinned, else through two halves of staging. */
 static void
 upload(exg_dbuf<double> &dst, const double *src, size_t count, int threads, cudaStream_t s)
 {
@@ -71,7 +71,7 @@ upload(exg_dbuf<double> &dst, const double *src, size_t count, int threads, cuda
 	dst.alloc(count);
 	if (bytes == 0)
 		return;
-	if (exg_is_pinned(src))
+	if (exg_host_direct(src, bytes))
 	{
 		EXG_CUDA(cudaMemcpyAsync(dst.p, src, bytes, cudaMemcpyHostToDevice, s));
 		return;

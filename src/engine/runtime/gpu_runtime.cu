@@ -344,6 +344,8 @@ struct host_range
 };
 static std::vector<host_range> lasting;
 static std::vector<host_range> lasting_pins;
+/* The driver refused to pin lasting memory once: not asked again (slow to ask). */
+static bool lasting_refused;
 
 #define LASTING_MAX 64
 /* Below this an array goes through the ring: as fast, and nothing pinned. */
@@ -414,7 +416,7 @@ lasting_pin(uintptr_t p, size_t n)
 			hi = (r.hi + page - 1) / page * page;
 			break;
 		}
-	if (hi == 0)
+	if (hi == 0 || lasting_refused)
 		return false;
 	t0 = exg_now_ns();
 	for (size_t i = 0; i < lasting_pins.size();)
@@ -432,8 +434,11 @@ lasting_pin(uintptr_t p, size_t n)
 		cudaHostRegister((void *) lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
 	if (ok)
 		lasting_pins.push_back({lo, hi});
-	else
+	else if (lasting_pins.size() < LASTING_MAX)
+	{
 		(void) cudaGetLastError();
+		lasting_refused = true;
+	}
 	setup_ns += exg_now_ns() - t0;
 	return ok;
 }
