@@ -128,6 +128,7 @@ typedef struct ReadTask
 	pg_atomic_uint32 state;
 	int32		worker;			/* ParallelWorkerNumber that flattened it */
 	int32		srid;
+	bool		srid_read;		/* srid is the row's (its header parsed) */
 	uint8		solid;
 	uint8		dims;			/* exg_flat_row.dims */
 	/*
@@ -309,11 +310,14 @@ detoast_geometry(ReadTask *t, RowScratch *s, const uint8 **g, size_t *len, exg_e
 {
 	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 	struct varlena *d = detoast_attr((struct varlena *) t->ptr);
+	exg_status	st;
 
 	MemoryContextSwitchTo(old);
 	*g = (const uint8 *) VARDATA(d);
 	*len = VARSIZE(d) - VARHDRSZ;
-	return exg_gserialized_srid(*g, *len, &t->srid, err);
+	st = exg_gserialized_srid(*g, *len, &t->srid, err);
+	t->srid_read = st == EXG_OK;
+	return st;
 }
 
 /*
@@ -1101,13 +1105,19 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 }
 
 /*
- * Wait for task i (wait_task) and raise the error of a task that failed.
- * Returns true when i is the first task seen done by its worker: the
- * callers count the workers that took part.
+ * Wait for task i (wait_task) and raise the error of a task that failed,
+ * or, given `later`, keep the first row that did not parse there (its
+ * status set) for the caller to raise once it has checked every row's
+ * SRID: the serial read reads them all before it parses any, so a mixed
+ * SRID is the error whether workers read or not. Cancels, memory and rows
+ * whose header did not read are raised at once. Returns true when i is the
+ * first task seen done by its worker: the callers count the workers that
+ * took part.
  */
 static bool
 await_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area,
-		   InlineRows **inl, RowScratch *s, const char *context, bool *seen, int nworkers)
+		   InlineRows **inl, RowScratch *s, const char *context, bool *seen, int nworkers,
+		   exg_error *later)
 {
 	ReadTask   *t = &tasks[i];
 
@@ -1119,7 +1129,11 @@ await_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa
 		SpinLockAcquire(&sh->mutex);
 		err = sh->fail;
 		SpinLockRelease(&sh->mutex);
-		exactgpu_report(&err, context);
+		if (later == NULL || err.status == EXG_ERR_INTERRUPTED || err.status == EXG_ERR_NOMEM ||
+			(t->kind == TASK_TOAST && !t->srid_read))
+			exactgpu_report(&err, context);
+		if (later->status == EXG_OK)
+			*later = err;
 	}
 	if (t->worker >= 0 && t->worker < nworkers && !seen[t->worker])
 	{
@@ -1293,6 +1307,9 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 				np[2] = {0, 0};
 	bool	   *seen = palloc0(sizeof(bool) * nworkers);
 	Size		tsize;
+	exg_error	inline_err[2] = {{0}},
+				later = {0};	/* the first row that did not parse */
+	const char *later_context = NULL;
 
 	for (int k = 0; k < nsides; k++)
 	{
@@ -1365,13 +1382,15 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	{
 		uint64		tp = exg_now_ns();
 
+		/* a row that does not parse is raised after the SRIDs (await_task) */
 		for (int k = 0; k < nsides; k++)
 		{
 			exg_row_bytes bytes = exactgpu_rows_bytes(rows[k]);
-			exg_error	err = {0};
 
-			if (exg_batch_add_rows(batch[k], &bytes, 1, &err) != EXG_OK)
-				exactgpu_report(&err, rows[k]->context);
+			if (exg_batch_add_rows(batch[k], &bytes, 1, &inline_err[k]) != EXG_OK &&
+				(inline_err[k].status == EXG_ERR_INTERRUPTED ||
+				 inline_err[k].status == EXG_ERR_NOMEM))
+				exactgpu_report(&inline_err[k], rows[k]->context);
 		}
 		rep->parse_ms = (exg_now_ns() - tp) / 1e6;
 	}
@@ -1386,14 +1405,25 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		exg_error	err = {0};
 		uint64		tg;
 
+		/* the rows in batch order: the side's in-line rows come first */
+		if (later.status == EXG_OK && inline_err[k].status != EXG_OK)
+		{
+			later = inline_err[k];
+			later_context = rows[k]->context;
+		}
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
 			ReadTask   *t = &tasks[i];
 
-			if (await_task(pcxt, sh, tasks, i, area, inl, s, rows[k]->context, seen, nworkers))
+			if (await_task(pcxt, sh, tasks, i, area, inl, s, rows[k]->context, seen, nworkers,
+						   &later))
 				rep->workers++;
-			if (t->kind == TASK_TOAST)
+			if (later.status != EXG_OK && later_context == NULL)
+				later_context = rows[k]->context;
+			if (t->kind == TASK_TOAST && t->srid_read)
 				check_srid(rows[k], t->srid);
+			if (later.status != EXG_OK)
+				continue;		/* only the SRIDs are left to check */
 			if (sh->in_place[k])
 			{
 				/* its place; laid out once every row is flattened */
@@ -1409,6 +1439,8 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 			nrows += task_rows(t, area, &flat[nrows]);
 			nbytes += t->nverts * 24 + t->nprims * 16;
 		}
+		if (later.status != EXG_OK)
+			continue;
 		Assert(nrows == (leader_inline ? 0 : rows[k]->n) + rows[k]->ntoast);
 		if (sh->in_place[k])
 			continue;
@@ -1422,6 +1454,8 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		append_toast_ids(rows[k]);
 		rep->gather_ms += (exg_now_ns() - tg) / 1e6;
 	}
+	if (later.status != EXG_OK)
+		exactgpu_report(&later, later_context);
 	scratch_publish(s, sh);
 	if (sh->nplace > 0)
 	{
@@ -1546,7 +1580,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 		{
 			ReadTask   *t = &tasks[i];
 
-			if (await_task(pcxt, sh, tasks, i, NULL, inl, s, rows[k]->context, seen, nworkers))
+			if (await_task(pcxt, sh, tasks, i, NULL, inl, s, rows[k]->context, seen, nworkers, NULL))
 				rep->workers++;
 			check_srid(rows[k], t->srid);
 			has_box[k][base + i - first[k]] = t->solid;
@@ -1684,7 +1718,7 @@ exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes,
 	{
 		ReadTask   *t = &tasks[i];
 
-		if (await_task(pcxt, sh, tasks, i, area, inl, s, "ST_ExactBatch", seen, nworkers))
+		if (await_task(pcxt, sh, tasks, i, area, inl, s, "ST_ExactBatch", seen, nworkers, NULL))
 			took_part++;
 		emit(arg, i, (const struct varlena *) dsa_get_address(area, t->flat));
 		/* the value is copied: its shared memory can go back now */

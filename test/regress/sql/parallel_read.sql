@@ -179,6 +179,25 @@ SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = '
 SET max_parallel_workers_per_gather = 0;
 SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad2 ORDER BY id');
 SET max_parallel_workers_per_gather = 2;
+-- an unreadable body early and a body of another SRID late: the serial read
+-- checks every row's SRID before it parses one, so the SRID is the error,
+-- and the parallel read says the same (the review's case)
+INSERT INTO pr_bad2 SELECT 5000, ST_SetSRID(geom, 3857) FROM pr_bodies WHERE id = 8;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SELECT count(*) AS leftover_workers FROM pg_stat_activity WHERE backend_type = 'parallel worker';
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM pr_holes', 'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SET max_parallel_workers_per_gather = 2;
+-- the same with the holes (in line) parsed by the leader beside the workers
+-- and a bad hole among them
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry',
+	'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM pr_holes UNION ALL SELECT -1, ''POLYGON Z ((0 0 0, 1 0 0, 1 1 1, 0 1 0, 0 0 0))''::geometry',
+	'SELECT id, geom FROM pr_bad2 ORDER BY id');
+SET max_parallel_workers_per_gather = 2;
 DROP TABLE pr_bad2;
 \set VERBOSITY default
 -- the same error caught in a subtransaction: the next statement is clean
