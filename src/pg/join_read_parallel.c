@@ -172,6 +172,8 @@ typedef struct ReadShared
 	slock_t		mutex;			/* protects the first failure */
 	uint32		fail_task;		/* lowest failed task, or UINT32_MAX */
 	exg_error	fail;
+	uint32		fail_header_task;	/* ... of those whose header did not read */
+	exg_error	fail_header;
 	/*
 	 * When the workers came to run our code (exg_now_ns, a monotonic clock
 	 * all processes share), from the launch: a worker loads every library
@@ -534,6 +536,12 @@ flatten_task(ReadShared *sh, ReadTask *tasks, uint32 i, dsa_area *area, InlineRo
 			sh->fail_task = i;
 			sh->fail = err;
 			sh->fail.status = st;
+		}
+		if (t->kind != TASK_INLINE && !t->srid_read && i < sh->fail_header_task)
+		{
+			sh->fail_header_task = i;
+			sh->fail_header = err;
+			sh->fail_header.status = st;
 		}
 		SpinLockRelease(&sh->mutex);
 	}
@@ -922,6 +930,7 @@ shared_create(ParallelContext *pcxt, int naxes, int policy, uint32 ntasks)
 	ConditionVariableInit(&sh->done_cv);
 	SpinLockInit(&sh->mutex);
 	sh->fail_task = PG_UINT32_MAX;
+	sh->fail_header_task = PG_UINT32_MAX;
 	return sh;
 }
 
@@ -1126,8 +1135,13 @@ await_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa
 	{
 		exg_error	err;
 
+		/*
+		 * The tasks before i are done: the lowest failures are i's, unless
+		 * an earlier row failed to parse and was kept (later); a header
+		 * that did not read has its own slot.
+		 */
 		SpinLockAcquire(&sh->mutex);
-		err = sh->fail;
+		err = t->kind != TASK_INLINE && !t->srid_read ? sh->fail_header : sh->fail;
 		SpinLockRelease(&sh->mutex);
 		if (later == NULL || err.status == EXG_ERR_INTERRUPTED || err.status == EXG_ERR_NOMEM ||
 			(t->kind == TASK_TOAST && !t->srid_read))
