@@ -1114,6 +1114,16 @@ wait_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa_
 }
 
 /*
+ * A failure no later row can take precedence over: a cancel, or memory.
+ * Rows that do not parse wait for every row's SRID (await_task).
+ */
+static bool
+fails_at_once(const exg_error *err)
+{
+	return err->status == EXG_ERR_INTERRUPTED || err->status == EXG_ERR_NOMEM;
+}
+
+/*
  * Wait for task i (wait_task) and raise the error of a task that failed,
  * or, given `later`, keep the first row that did not parse there (its
  * status set) for the caller to raise once it has checked every row's
@@ -1143,8 +1153,7 @@ await_task(ParallelContext *pcxt, ReadShared *sh, ReadTask *tasks, uint32 i, dsa
 		SpinLockAcquire(&sh->mutex);
 		err = t->kind != TASK_INLINE && !t->srid_read ? sh->fail_header : sh->fail;
 		SpinLockRelease(&sh->mutex);
-		if (later == NULL || err.status == EXG_ERR_INTERRUPTED || err.status == EXG_ERR_NOMEM ||
-			(t->kind == TASK_TOAST && !t->srid_read))
+		if (later == NULL || fails_at_once(&err) || (t->kind == TASK_TOAST && !t->srid_read))
 			exactgpu_report(&err, context);
 		if (later->status == EXG_OK)
 			*later = err;
@@ -1402,8 +1411,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 			exg_row_bytes bytes = exactgpu_rows_bytes(rows[k]);
 
 			if (exg_batch_add_rows(batch[k], &bytes, 1, &inline_err[k]) != EXG_OK &&
-				(inline_err[k].status == EXG_ERR_INTERRUPTED ||
-				 inline_err[k].status == EXG_ERR_NOMEM))
+				fails_at_once(&inline_err[k]))
 				exactgpu_report(&inline_err[k], rows[k]->context);
 		}
 		rep->parse_ms = (exg_now_ns() - tp) / 1e6;
