@@ -9,7 +9,7 @@
 #   make check-cycles     no include or call cycles between engine files
 
 EXTENSION   = exactgpu
-EXTVERSION  = 0.2.0
+EXTVERSION  = 0.3.0
 MODULE_big  = exactgpu
 
 # The engine: one folder per feature family (exact, geometry, join, boxjoin,
@@ -20,13 +20,20 @@ ENGINE_HEADERS = $(wildcard src/engine/*/*.h src/engine/*/*.cuh)
 GPU_ABSENT     = src/engine/runtime/gpu_absent.c
 ENGINE_SRCS    = $(filter-out $(GPU_ABSENT),$(sort $(wildcard src/engine/*/*.c)))
 ENGINE_INC     = $(patsubst %/,-I%,$(ENGINE_DIRS))
-PG_SRCS        = $(sort $(wildcard src/pg/*.c))
+# The PostgreSQL layer by role: sql/ (SQL entry points), planner/ (custom
+# paths, support functions, costs), read/ (inner queries, detoasting, the
+# parallel read), exec/ (the custom scans' executors, result rows); the
+# module itself (GUCs, errors) at its top.
+PG_DIRS        = src/pg/ $(sort $(dir $(wildcard src/pg/*/*)))
+PG_INC         = $(patsubst %/,-I%,$(PG_DIRS))
+PG_SRCS        = $(sort $(wildcard src/pg/*.c src/pg/*/*.c))
+PG_HEADERS     = $(wildcard src/pg/*.h src/pg/*/*.h)
 CUDA_SRCS      = $(sort $(wildcard src/engine/*/*.cu))
 
 # sql/exactgpu.sql is the source; the versioned install script is built from
-# it. 0.1.0's script is kept as shipped, with one upgrade script per step.
+# it. 0.1.0's and 0.2.0's scripts are kept as shipped, with one upgrade script per step.
 DATA_built  = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA        = sql/$(EXTENSION)--0.1.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
+DATA        = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
 # pg_regress suite: every test/regress/sql/<name>.sql against
 # test/regress/expected; the extensions are loaded first, and each test makes
 # and drops what it uses, so order does not matter.
@@ -39,7 +46,7 @@ PG_CONFIG  ?= pg_config
 # Exactness: the interval filters need IEEE semantics and honoured rounding
 # modes. Never -ffast-math, -fassociative-math or -ffp-contract=fast here.
 EXACT_CFLAGS = -frounding-math -ffp-contract=off -fno-fast-math -fopenmp
-PG_CPPFLAGS  = $(ENGINE_INC) -Isrc/pg
+PG_CPPFLAGS  = $(ENGINE_INC) $(PG_INC)
 PG_CFLAGS    = $(EXACT_CFLAGS)
 SHLIB_LINK   = -lgmp -fopenmp -lpthread
 
@@ -83,7 +90,7 @@ src/engine/%.o: src/engine/%.cu $(ENGINE_HEADERS)
 
 # Headers are shared widely and small: any change rebuilds the C objects
 # (PGXS tracks no header dependencies unless PostgreSQL was configured to).
-$(filter %.o,$(OBJS)): $(ENGINE_HEADERS) $(wildcard src/pg/*.h)
+$(filter %.o,$(OBJS)): $(ENGINE_HEADERS) $(PG_HEADERS)
 
 # PGXS compiles C with its own CFLAGS (which keep -fexcess-precision=standard
 # and add no fast-math); ours are appended above.

@@ -55,7 +55,7 @@ def sccs(graph):
 
 def include_graph():
     files = sorted(glob.glob('src/engine/*/*.[ch]') + glob.glob('src/engine/*/*.cu')
-                   + glob.glob('src/engine/*/*.cuh') + glob.glob('src/pg/*.[ch]'))
+                   + glob.glob('src/engine/*/*.cuh') + glob.glob('src/pg/*.[ch]') + glob.glob('src/pg/*/*.[ch]'))
     by_name = {}
     for f in files:
         by_name.setdefault(os.path.basename(f), f)

@@ -1,4 +1,4 @@
--- ALTER EXTENSION exactgpu UPDATE from 0.1.0 must give the catalog of a fresh
+-- ALTER EXTENSION exactgpu UPDATE from 0.1.0 and from 0.2.0 must give the catalog of a fresh
 -- install: every object, its definition and its comment. Runs in a scratch
 -- database so that it neither needs nor disturbs the other tests' state.
 \set regress_db :DBNAME
@@ -51,6 +51,18 @@ SELECT * FROM (
 UNION ALL
 (SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'fresh'
  EXCEPT SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'updated')) d
+ORDER BY side COLLATE "C", object COLLATE "C";
+-- The same from 0.2.0 as shipped (nothing differs either).
+DROP EXTENSION exactgpu;
+CREATE EXTENSION exactgpu VERSION '0.2.0';
+ALTER EXTENSION exactgpu UPDATE;
+SELECT snapshot('updated from 0.2.0');
+SELECT * FROM (
+(SELECT 'only after update' AS side, object, definition FROM catalog_snapshot WHERE route = 'updated from 0.2.0'
+ EXCEPT SELECT 'only after update', object, definition FROM catalog_snapshot WHERE route = 'fresh')
+UNION ALL
+(SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'fresh'
+ EXCEPT SELECT 'only in fresh install', object, definition FROM catalog_snapshot WHERE route = 'updated from 0.2.0')) d
 ORDER BY side COLLATE "C", object COLLATE "C";
 \c :regress_db
 SET client_min_messages = warning;

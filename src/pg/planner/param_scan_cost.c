@@ -10,7 +10,7 @@
  * the large mine that is 2 rows a probe where 236 come back: the nested
  * loop looked 100x cheaper than it is, and the planner kept it over the
  * batch join (10.4 s against 2.0 s). The rows such a scan returns are
- * estimated from both columns' statistics (sql_support.c); every one of
+ * estimated from both columns' statistics (support.c); every one of
  * them (the filter's selectivity is the box overlap's) costs a call, and
  * brings a geometry of the probed table the call must parse: the geometry
  * cache keeps 8, and a probe's rows change from one outer row to the next
@@ -18,7 +18,7 @@
  * the holes once per body parses each body once). So each such path is
  * charged the calls and parses it was not, after its own core costing
  * (set_rel_pathlist_hook: "it could also modify paths added by the core
- * code"). A call is priced from its arguments' widths (sql_support.c's
+ * code"). A call is priced from its arguments' widths (support.c's
  * cost_request: the smaller argument parsed, the larger cached); the
  * larger one's parse is charged here, per row where the probed table holds
  * it, per probe where the outer row does.

@@ -382,7 +382,7 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 													   : linitial(((FuncExpr *) clause)->args)));
 	width[1] = exactgpu_geometry_width(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
 													   : lsecond(((FuncExpr *) clause)->args)));
-	/* the clause's selectivity is that of the box overlap (sql_support.c) */
+	/* the clause's selectivity is that of the box overlap (support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *
 						  clause_selectivity(root, (Node *) clause, 0, JOIN_INNER, extra->sjinfo));
 	startup = outer_path->total_cost + inner_path->total_cost +

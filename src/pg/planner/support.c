@@ -1,5 +1,5 @@
 /*
- * sql_support.c — planner support for ST_ExactIntersects3D / ST_ExactIntersects.
+ * support.c — planner support for ST_ExactIntersects3D / ST_ExactIntersects.
  *
  * As PostGIS does for ST_3DIntersects and ST_Intersects: when an argument is
  * an indexed geometry column, add the lossy index condition "boxes overlap"

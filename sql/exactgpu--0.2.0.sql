@@ -1,0 +1,514 @@
+-- exactgpu: exact geometric predicates over PostGIS geometries.
+-- The source of the install script: the Makefile builds sql/exactgpu--$(EXTVERSION).sql
+-- from it. Every change here ships too in the upgrade script of this version
+-- step (sql/exactgpu--<old>--<new>.sql); the regress test `upgrade` checks that
+-- both routes give the same catalog.
+\echo Use "CREATE EXTENSION exactgpu CASCADE" to load this file. \quit
+
+-- ---------------------------------------------------------------------------
+-- Orientation predicates: the exact sign of a determinant over the input
+-- doubles. NULL when a point is empty.
+-- ---------------------------------------------------------------------------
+
+-- Sign of (b - a) x (c - a) in the xy plane (Z ignored):
+--   1 = counter-clockwise (left turn), -1 = clockwise (right turn), 0 = collinear.
+CREATE FUNCTION ST_ExactOrientation2D(a geometry, b geometry, c geometry)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'exactgpu_orientation_2d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Sign of ((b - a) x (c - a)) . (d - a): 1 when d is on the side the normal of
+-- the counter-clockwise triangle abc points to, -1 on the other side, 0 coplanar.
+-- Points without Z have z = 0.
+CREATE FUNCTION ST_ExactOrientation3D(a geometry, b geometry, c geometry, d geometry)
+	RETURNS integer
+	AS 'MODULE_PATHNAME', 'exactgpu_orientation_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- ---------------------------------------------------------------------------
+-- Intersection predicates on closed sets (touching counts). Planner support
+-- adds the box-overlap index condition, as PostGIS does for its own.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION exactgpu_support_3d(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_support_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION exactgpu_support_2d(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_support_2d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- 3D: points, linework and surfaces (TRIANGLE, TIN, POLYHEDRALSURFACE and
+-- planar POLYGON faces), every surface as a surface (volumes: see
+-- ST_ExactIntersectsSolid3D); a geometry without Z against one with Z is an
+-- error.
+CREATE FUNCTION ST_ExactIntersects3D(geom1 geometry, geom2 geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'exactgpu_intersects_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT exactgpu_support_3d
+	COST 10000;
+
+-- 2D (Z ignored): polygons and triangles are areas, so containment counts.
+CREATE FUNCTION ST_ExactIntersects(geom1 geometry, geom2 geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'exactgpu_intersects_2d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT exactgpu_support_2d
+	COST 10000;
+
+-- ---------------------------------------------------------------------------
+-- Counters: how often the filters decided and exact arithmetic was needed
+-- (this backend, since the last reset).
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION exactgpu_stats(
+	OUT predicates bigint,         -- orientation predicates evaluated on the CPU
+	OUT filter_decided bigint,     -- decided by the double interval filter
+	OUT exact_evaluations bigint,  -- re-evaluated with GMP
+	OUT exact_ms float8,           -- time spent in GMP
+	OUT exact_fraction float8,     -- exact_evaluations / predicates
+	OUT pair_tests bigint,         -- primitive pairs tested after box culling
+	OUT gpu_calls bigint,          -- engine calls that ran on the GPU
+	OUT gpu_pair_tests bigint,     -- pair tests run on the GPU
+	OUT gpu_unknown bigint)        -- GPU pair tests left to the CPU by the filter
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_stats'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+CREATE FUNCTION exactgpu_stats_reset()
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'exactgpu_stats_reset'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- ---------------------------------------------------------------------------
+-- Batch joins: every pair of rows whose geometries intersect, decided exactly,
+-- on the GPU when one is usable (exactgpu.device), else on the CPU. Each
+-- inner query returns (id integer or bigint, geom geometry); rows with a NULL
+-- geometry are skipped, a NULL id with a geometry is an error, rows sharing
+-- an id count as one object.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntersectsJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+-- A batch of (id, geometry) rows, built by the aggregate ST_ExactBatch and
+-- consumed by the join functions (limited to 1 GB like any value).
+CREATE TYPE exactgpu_batch;
+
+CREATE FUNCTION exactgpu_batch_in(cstring) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_out(exactgpu_batch) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_recv(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_send(exactgpu_batch) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Text form {id:hexewkb,...} and binary form (ids and EWKB), both read back
+-- through PostGIS's input: batches survive pg_dump / pg_restore and COPY.
+CREATE TYPE exactgpu_batch (
+	INPUT = exactgpu_batch_in,
+	OUTPUT = exactgpu_batch_out,
+	RECEIVE = exactgpu_batch_recv,
+	SEND = exactgpu_batch_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+CREATE FUNCTION exactgpu_batch_accum(internal, bigint, geometry) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_final(internal) RETURNS exactgpu_batch
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION exactgpu_batch_recv(internal) IS
+	'Binary input of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+COMMENT ON FUNCTION exactgpu_batch_send(exactgpu_batch) IS
+	'Binary output of exactgpu_batch: a row count, then per row the id and the geometry as EWKB.';
+
+CREATE AGGREGATE ST_ExactBatch(id bigint, geom geometry) (
+	SFUNC = exactgpu_batch_accum,
+	STYPE = internal,
+	FINALFUNC = exactgpu_batch_final
+);
+
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntersectsJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- The last batch join of this backend, phase by phase (NULL before the first).
+CREATE FUNCTION exactgpu_last_join_stats(
+	OUT device text,
+	OUT semantics text,
+	OUT left_rows bigint,
+	OUT right_rows bigint,
+	OUT left_primitives bigint,
+	OUT right_primitives bigint,
+	OUT grid text,
+	OUT candidate_pairs bigint,
+	OUT primitive_hits bigint,
+	OUT undecided_first_filter bigint,
+	OUT undecided_double bigint,
+	OUT gmp_pairs bigint,
+	OUT row_pairs bigint,
+	OUT read_ms float8,
+	OUT upload_ms float8,
+	OUT prepare_ms float8,
+	OUT test_ms float8,
+	OUT exact_ms float8,
+	OUT output_ms float8,
+	OUT join_ms float8,
+	OUT total_ms float8,
+	OUT waves integer,
+	OUT splits integer,
+	OUT contained_pairs bigint,
+	OUT read_path text,
+	OUT read_workers integer)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION exactgpu_last_join_stats() IS
+	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part';
+
+-- The GPU this backend can use, if any (initialises CUDA on first call).
+-- Memory: in use by live join allocations (0 between joins), kept by the pool
+-- for the next join, and free on the device.
+CREATE FUNCTION exactgpu_device_info(OUT build text, OUT gpus integer, OUT detail text,
+	OUT gpu_memory_in_use_mb float8, OUT gpu_memory_pooled_mb float8, OUT gpu_memory_free_mb float8)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_device_info'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+-- ---------------------------------------------------------------------------
+-- Solids: closed triangulated surfaces as volumes.
+-- ---------------------------------------------------------------------------
+
+-- Where a point is relative to a closed surface (TIN, POLYHEDRALSURFACE, ...):
+-- 'inside', 'outside' or 'boundary' (on a face, an edge or a vertex), exactly.
+-- ERROR 22023 if the surface is not closed.
+CREATE FUNCTION ST_ExactLocate3D(solid geometry, point geometry)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'exactgpu_locate_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Drill-hole intercepts: the along-hole depth intervals (from the first vertex,
+-- in the units of the coordinates) where a LINESTRING hole lies in a closed
+-- solid, inside or on its boundary; a touch without entering is a zero-length
+-- interval. Contacts are exact rationals, each depth rounded once.
+CREATE FUNCTION ST_ExactIntercepts3D(hole geometry, solid geometry,
+	OUT from_m float8, OUT to_m float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 2;
+
+-- Batch point-in-solid: (point row, body row) for every point inside or on a
+-- closed body; points_sql / solids_sql yield (id bigint, geom geometry).
+-- Deprecated (points first): ST_ExactIntersectsSolid3DJoin(solids, points).
+CREATE FUNCTION ST_ExactLocate3DJoin(points_sql text, solids_sql text)
+	RETURNS TABLE (point_id bigint, solid_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactLocate3DJoin(points exactgpu_batch, solids exactgpu_batch)
+	RETURNS TABLE (point_id bigint, solid_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- Mesh validity: face pairs (1-based, face_a < face_b) of a surface that meet
+-- other than in their shared edge or vertex.
+CREATE FUNCTION ST_ExactSelfIntersections3D(surface geometry, OUT face_a integer, OUT face_b integer)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_self_intersections_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 10;
+
+-- Does the surface bound a valid solid: closed, 2-manifold at its edges,
+-- consistently oriented, no degenerate or self-intersecting faces?
+CREATE FUNCTION ST_ExactIsValidSolid(geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'exactgpu_is_valid_solid'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ST_ExactIsValidSolidReason(geometry)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'exactgpu_is_valid_solid_reason'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Box joins: (left_id, right_id) for every pair of rows whose closed boxes
+-- (the exact extents of their coordinates; xy, or xyz for ST_3DBoxJoin)
+-- meet, touching included, each pair once. Inner queries as for the joins.
+CREATE FUNCTION ST_BoxJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_3DBoxJoin(left_sql text, right_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_BoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+CREATE FUNCTION ST_3DBoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- ---------------------------------------------------------------------------
+-- Drill-hole intercepts and composites. A body is its volume here (by
+-- definition, whatever its solid flag): it must be a closed surface.
+-- ---------------------------------------------------------------------------
+
+-- The intercepts of ST_ExactIntercepts3D with their entry and exit points,
+-- contact kinds and the piece of the hole inside as a LINESTRING ZM (M = depth).
+CREATE FUNCTION ST_ExactInterceptPieces3D(hole geometry, body geometry,
+	OUT from_m float8, OUT to_m float8, OUT length_m float8, OUT kind text,
+	OUT entry_contact text, OUT exit_contact text,
+	OUT entry_point geometry, OUT exit_point geometry, OUT piece geometry)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_intercept_pieces_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 2;
+
+-- Batch intercepts: for every hole that meets a body or lies in it, the
+-- intercepts, computed in the engine (batch join, then each pair). Inner
+-- queries yield (id integer or bigint, geom geometry), read by position.
+CREATE FUNCTION ST_ExactIntercepts3DJoin(holes_sql text, solids_sql text)
+	RETURNS TABLE (hole_id bigint, solid_id bigint, from_m float8, to_m float8)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts3d_join_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntercepts3DJoin(holes exactgpu_batch, solids exactgpu_batch)
+	RETURNS TABLE (hole_id bigint, solid_id bigint, from_m float8, to_m float8)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts3d_join_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactInterceptPieces3DJoin(holes_sql text, bodies_sql text)
+	RETURNS TABLE (hole_id bigint, body_id bigint, from_m float8, to_m float8,
+		length_m float8, kind text, entry_contact text, exit_contact text,
+		entry_point geometry, exit_point geometry, piece geometry)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercept_pieces3d_join_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactInterceptPieces3DJoin(holes exactgpu_batch, bodies exactgpu_batch)
+	RETURNS TABLE (hole_id bigint, body_id bigint, from_m float8, to_m float8,
+		length_m float8, kind text, entry_contact text, exit_contact text,
+		entry_point geometry, exit_point geometry, piece geometry)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercept_pieces3d_join_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- Exact compositing of assay intervals over one intercept.
+CREATE TYPE exactgpu_composite AS (
+	from_m float8,
+	to_m float8,
+	length_m float8,
+	sampled_m float8,
+	grade float8,
+	midpoint_m float8,
+	midpoint_grade float8,
+	intervals integer);
+
+CREATE FUNCTION exactgpu_composite_trans(internal, float8, float8, float8, float8, float8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_composite_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION exactgpu_composite_final(internal)
+	RETURNS exactgpu_composite
+	AS 'MODULE_PATHNAME', 'exactgpu_composite_final'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE ST_ExactComposite(assay_from float8, assay_to float8, grade float8,
+	from_m float8, to_m float8) (
+	SFUNC = exactgpu_composite_trans,
+	STYPE = internal,
+	FINALFUNC = exactgpu_composite_final,
+	PARALLEL = SAFE);
+
+-- "10.9 m @ 5.07 g/t from 134.4 m"
+CREATE FUNCTION ST_ExactCompositeLabel(composite exactgpu_composite, unit text DEFAULT 'g/t')
+	RETURNS text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog
+	AS $$
+	SELECT CASE WHEN ($1).grade IS NULL THEN NULL
+	       ELSE format('%s m @ %s %s from %s m', round(($1).length_m::numeric, 1),
+	                   round(($1).grade::numeric, 2), $2, round(($1).from_m::numeric, 1)) END
+$$;
+
+COMMENT ON FUNCTION ST_ExactIntercepts3D(geometry, geometry) IS
+'Depth intervals (from_m, to_m) where a LINESTRING hole (or a MULTILINESTRING whose parts join end to start) lies in the closed body, inside or on it; contacts exact, each depth rounded once; a touch is a zero-length interval';
+COMMENT ON FUNCTION ST_ExactInterceptPieces3D(geometry, geometry) IS
+'Intercepts of a hole in a closed body with entry and exit points, contact kinds (start, end, face, edge, vertex), kind (through, along, grazing) and the piece inside as LINESTRING ZM with M = depth';
+COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(text, text) IS
+'Batch intercepts (hole_id, solid_id, from_m, to_m) of every hole that meets or lies in a body; inner queries return (id integer or bigint, geometry), read by position; bodies are volumes';
+COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(exactgpu_batch, exactgpu_batch) IS
+'Batch intercepts over ST_ExactBatch values (holes, bodies)';
+COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(text, text) IS
+'Batch form of ST_ExactInterceptPieces3D: (hole_id, body_id) and every intercept with its points, contact kinds and piece';
+COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(exactgpu_batch, exactgpu_batch) IS
+'Batch form of ST_ExactInterceptPieces3D over ST_ExactBatch values (holes, bodies)';
+COMMENT ON TYPE exactgpu_composite IS
+'A composite over one intercept: the intercept, its sampled length, the exact length-weighted grade, and the midpoint-rule length and grade for comparison';
+COMMENT ON FUNCTION exactgpu_composite_trans(internal, float8, float8, float8, float8, float8) IS
+'Transition function of ST_ExactComposite';
+COMMENT ON FUNCTION exactgpu_composite_final(internal) IS
+'Final function of ST_ExactComposite';
+COMMENT ON AGGREGATE ST_ExactComposite(float8, float8, float8, float8, float8) IS
+'Length-weighted grade of assay intervals (assay_from, assay_to, grade) over one intercept (from_m, to_m): an interval cut by the intercept counts exactly its inside part; sums exact, grade rounded once; midpoint rule beside it';
+COMMENT ON FUNCTION ST_ExactCompositeLabel(exactgpu_composite, text) IS
+'The line geologists read: "10.9 m @ 5.07 g/t from 134.4 m"';
+
+-- Volumes (issue 18): solid semantics stated in the query, never read from
+-- PostGIS's solid flag (lost by text, WKB, pg_dump and GDAL). Container
+-- first, as PostGIS's ST_Contains(a, b). New joins name their outputs
+-- left_id / right_id: the ids of the first and second argument.
+-- ---------------------------------------------------------------------------
+
+-- Does geom meet the closed volume bounded by the closed surface solid:
+-- inside it or on its boundary? ERROR 22023 if solid is not closed.
+CREATE FUNCTION ST_ExactIntersectsSolid3D(solid geometry, geom geometry)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'exactgpu_intersects_solid_3d'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT exactgpu_support_3d
+	COST 10000;
+
+-- The batch form: (left_id, right_id) = (solid row, geometry row) for every
+-- geometry meeting the closed volume of a body, each pair once.
+CREATE FUNCTION ST_ExactIntersectsSolid3DJoin(solids_sql text, geoms_sql text)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_volume_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 1000;
+
+CREATE FUNCTION ST_ExactIntersectsSolid3DJoin(solids exactgpu_batch, geoms exactgpu_batch)
+	RETURNS TABLE (left_id bigint, right_id bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_volume_batch'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	ROWS 1000;
+
+-- The enclosed volume, exact and rounded once; never negative: open,
+-- inconsistently oriented and inside-out bodies are ERROR 22023.
+CREATE FUNCTION ST_ExactVolume(solid geometry)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'exactgpu_volume'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	COST 1000;
+
+-- The closed surface with every face's normal pointing out of the solid
+-- (into cavities).
+CREATE FUNCTION ST_ExactForceOutward(solid geometry)
+	RETURNS geometry
+	AS 'MODULE_PATHNAME', 'exactgpu_force_outward'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	COST 1000;
+
+-- ---------------------------------------------------------------------------
+-- Comments (issue 18): every function and type of the extension.
+-- ---------------------------------------------------------------------------
+
+COMMENT ON FUNCTION ST_ExactOrientation2D(geometry, geometry, geometry) IS
+	'Exact sign of (b - a) x (c - a) in the xy plane: 1 counter-clockwise, -1 clockwise, 0 collinear; NULL for an empty point.';
+COMMENT ON FUNCTION ST_ExactOrientation3D(geometry, geometry, geometry, geometry) IS
+	'Exact sign of ((b - a) x (c - a)) . (d - a): 1 when d is on the side the normal of the counter-clockwise triangle abc points to, -1 the other side, 0 coplanar. Points with and without Z do not mix (ERROR 22023).';
+COMMENT ON FUNCTION exactgpu_support_3d(internal) IS
+	'Planner support of the 3D predicates: adds the lossy index condition &&& (or &&) and its selectivity.';
+COMMENT ON FUNCTION exactgpu_support_2d(internal) IS
+	'Planner support of ST_ExactIntersects: adds the lossy index condition && and its selectivity.';
+COMMENT ON FUNCTION ST_ExactIntersects3D(geometry, geometry) IS
+	'Exact 3D intersection on closed sets of points, linework and surfaces. Every surface is a surface (the PostGIS solid flag is ignored); for volumes use ST_ExactIntersectsSolid3D. A geometry without Z against one with Z is ERROR 22023.';
+COMMENT ON FUNCTION ST_ExactIntersects(geometry, geometry) IS
+	'Exact 2D intersection (Z ignored); polygons and triangles are areas, so containment counts.';
+COMMENT ON FUNCTION exactgpu_stats() IS
+	'This backend''s counters: predicates, interval-filter decisions, GMP evaluations and time, pair tests, GPU calls.';
+COMMENT ON FUNCTION exactgpu_stats_reset() IS
+	'Zero this backend''s counters.';
+COMMENT ON FUNCTION ST_ExactIntersects3DJoin(text, text) IS
+	'Batch 3D join: (left_id, right_id) for every pair of rows of the two queries (id, geom) whose geometries intersect, surfaces as surfaces, each pair once.';
+COMMENT ON FUNCTION ST_ExactIntersectsJoin(text, text) IS
+	'Batch 2D join: (left_id, right_id) for every pair of rows of the two queries (id, geom) whose geometries intersect in 2D, each pair once.';
+COMMENT ON TYPE exactgpu_batch IS
+	'Rows (id, geometry) packed by the aggregate ST_ExactBatch for the batch joins.';
+COMMENT ON FUNCTION exactgpu_batch_in(cstring) IS
+	'Input function of exactgpu_batch.';
+COMMENT ON FUNCTION exactgpu_batch_out(exactgpu_batch) IS
+	'Output function of exactgpu_batch.';
+COMMENT ON FUNCTION exactgpu_batch_accum(internal, bigint, geometry) IS
+	'Transition function of ST_ExactBatch.';
+COMMENT ON FUNCTION exactgpu_batch_final(internal) IS
+	'Final function of ST_ExactBatch.';
+COMMENT ON AGGREGATE ST_ExactBatch(bigint, geometry) IS
+	'Pack (id, geometry) rows into an exactgpu_batch for the batch joins (one value, so at most 1 GB).';
+COMMENT ON FUNCTION ST_ExactIntersects3DJoin(exactgpu_batch, exactgpu_batch) IS
+	'Batch 3D join over two exactgpu_batch values: (left_id, right_id) for every intersecting pair, surfaces as surfaces.';
+COMMENT ON FUNCTION ST_ExactIntersectsJoin(exactgpu_batch, exactgpu_batch) IS
+	'Batch 2D join over two exactgpu_batch values: (left_id, right_id) for every intersecting pair.';
+COMMENT ON FUNCTION exactgpu_last_join_stats() IS
+	'The last batch join of this backend: device, semantics, rows, primitives, candidates, hits, filter and GMP counts, phase times.';
+COMMENT ON FUNCTION exactgpu_device_info() IS
+	'The GPU build and the GPUs this backend can use (or why none), with GPU memory in use, pooled and free.';
+COMMENT ON FUNCTION ST_ExactLocate3D(geometry, geometry) IS
+	'Where a point is relative to a closed surface (container first): inside, outside or boundary, exactly; ERROR 22023 if the surface is not closed.';
+COMMENT ON FUNCTION ST_ExactLocate3DJoin(text, text) IS
+	'Deprecated (points first, outputs point_id / solid_id): use ST_ExactIntersectsSolid3DJoin(solids_sql, points_sql), whose (left_id, right_id) are (solid, point). Batch point-in-solid: every point inside or on a closed body.';
+COMMENT ON FUNCTION ST_ExactLocate3DJoin(exactgpu_batch, exactgpu_batch) IS
+	'Deprecated (points first, outputs point_id / solid_id): use ST_ExactIntersectsSolid3DJoin(solids, points). Batch point-in-solid over two exactgpu_batch values.';
+COMMENT ON FUNCTION ST_ExactSelfIntersections3D(geometry) IS
+	'Pairs of faces (1-based) of a surface that meet other than in their shared edge or vertex.';
+COMMENT ON FUNCTION ST_ExactIsValidSolid(geometry) IS
+	'Does the surface bound a valid solid: closed, 2-manifold edges, consistently oriented, outward (exact signed volume), no degenerate or self-intersecting faces?';
+COMMENT ON FUNCTION ST_ExactIsValidSolidReason(geometry) IS
+	'Why the surface does not bound a valid solid (the first reason found, with an example), or ''valid solid''.';
+COMMENT ON FUNCTION ST_BoxJoin(text, text) IS
+	'Batch 2D box join: (left_id, right_id) for every pair of rows whose exact xy extents meet, touching included.';
+COMMENT ON FUNCTION ST_3DBoxJoin(text, text) IS
+	'Batch 3D box join: (left_id, right_id) for every pair of rows whose exact xyz extents meet, touching included.';
+COMMENT ON FUNCTION ST_BoxJoin(exactgpu_batch, exactgpu_batch) IS
+	'Batch 2D box join over two exactgpu_batch values.';
+COMMENT ON FUNCTION ST_3DBoxJoin(exactgpu_batch, exactgpu_batch) IS
+	'Batch 3D box join over two exactgpu_batch values.';
+COMMENT ON FUNCTION ST_ExactIntersectsSolid3D(geometry, geometry) IS
+	'Does geom meet the closed volume of the closed surface solid (inside or on)? Container first; the PostGIS solid flag plays no part. ERROR 22023 if solid is not closed.';
+COMMENT ON FUNCTION ST_ExactIntersectsSolid3DJoin(text, text) IS
+	'Batch volume join: (left_id, right_id) = (solid, geometry) for every geometry of geoms_sql meeting the closed volume of a body of solids_sql, each pair once.';
+COMMENT ON FUNCTION ST_ExactIntersectsSolid3DJoin(exactgpu_batch, exactgpu_batch) IS
+	'Batch volume join over two exactgpu_batch values: (left_id, right_id) = (solid, geometry).';
+COMMENT ON FUNCTION ST_ExactVolume(geometry) IS
+	'The volume a closed, consistently oriented, outward TIN or POLYHEDRALSURFACE encloses, computed exactly and rounded once; never negative (inside-out is ERROR 22023, repaired by ST_ExactForceOutward).';
+COMMENT ON FUNCTION ST_ExactForceOutward(geometry) IS
+	'The closed TIN or POLYHEDRALSURFACE with every face oriented outward (cavities inward to the solid), decided by edge adjacency and exact signed volumes; ERROR 22023 for open or non-manifold surfaces.';
