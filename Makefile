@@ -16,7 +16,7 @@ MODULE_big  = exactgpu
 # solid, batch, runtime), each with its CPU .c beside its GPU .cu twin.
 # gpu_absent.c is the GPU back-end of a build without CUDA.
 ENGINE_DIRS    = $(sort $(dir $(wildcard src/engine/*/*)))
-ENGINE_HEADERS = $(wildcard src/engine/*/*.h src/engine/*/*.cuh)
+ENGINE_HEADERS = $(wildcard src/engine/*.h src/engine/*/*.h src/engine/*/*.cuh)
 GPU_ABSENT     = src/engine/runtime/gpu_absent.c
 ENGINE_SRCS    = $(filter-out $(GPU_ABSENT),$(sort $(wildcard src/engine/*/*.c)))
 ENGINE_INC     = $(patsubst %/,-I%,$(ENGINE_DIRS))
@@ -46,7 +46,7 @@ PG_CONFIG  ?= pg_config
 # Exactness: the interval filters need IEEE semantics and honoured rounding
 # modes. Never -ffast-math, -fassociative-math or -ffp-contract=fast here.
 EXACT_CFLAGS = -frounding-math -ffp-contract=off -fno-fast-math -fopenmp
-PG_CPPFLAGS  = $(ENGINE_INC) $(PG_INC)
+PG_CPPFLAGS  = -Isrc/engine $(ENGINE_INC) $(PG_INC)
 PG_CFLAGS    = $(EXACT_CFLAGS)
 SHLIB_LINK   = -lgmp -fopenmp -lpthread
 

@@ -7,11 +7,10 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
-#include "cancel.h"
+#include "exactgpu_engine.h"
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "join_options.h"
-#include "worker_signals.h"
 
 PG_MODULE_MAGIC;
 

@@ -7,8 +7,7 @@
 #include "postgres.h"
 #include "fmgr.h"
 
-#include "exg_status.h"
-#include "geom_prims.h"
+#include "exactgpu_engine.h"
 
 /* GUC values (exactgpu.c). */
 extern int	exactgpu_nonplanar_faces;	/* exg_nonplanar_policy */

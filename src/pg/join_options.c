@@ -11,9 +11,7 @@
 #include "utils/guc.h"
 
 #include "join_result.h"
-#include "memory_budget.h"
-#include "parallel.h"
-#include "worker_signals.h"
+#include "exactgpu_engine.h"
 
 int			exactgpu_device = EXG_DEVICE_AUTO;
 int			exactgpu_filter_precision = EXG_FILTER_FLOAT;

@@ -5,7 +5,7 @@
 #define EXACTGPU_JOIN_OPTIONS_H
 
 #include "exactgpu.h"
-#include "join.h"
+#include "exactgpu_engine.h"
 
 extern int	exactgpu_device;
 extern int	exactgpu_filter_precision;

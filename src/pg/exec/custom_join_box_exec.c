@@ -32,12 +32,11 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-#include "box_join.h"
+#include "exactgpu_engine.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
 #include "join_options.h"
 #include "postgis_box.h"
-#include "stats.h"
 
 #define KIND_NDIMS	0x0f		/* low bits of a box row's kind: its axes */
 #define KIND_Z		0x10		/* it filters on z */

@@ -19,7 +19,7 @@
 
 #include "custom_join.h"
 #include "custom_join_common.h"
-#include "gpu.h"
+#include "exactgpu_engine.h"
 #include "join_options.h"
 
 /*

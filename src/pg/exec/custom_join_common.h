@@ -16,7 +16,7 @@
 #include "nodes/extensible.h"
 #include "nodes/pathnodes.h"
 
-#include "join.h"
+#include "exactgpu_engine.h"
 
 /* Planner half */
 

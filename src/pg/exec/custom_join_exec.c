@@ -33,14 +33,12 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-#include "batch.h"
+#include "exactgpu_engine.h"
 #include "custom_join.h"
 #include "custom_join_common.h"
 #include "geom_cache.h"
 #include "join_options.h"
 #include "join_rows.h"
-#include "parallel.h"
-#include "stats.h"
 
 /* Primitives per CPU thread, as the SRFs size their joins (sql_join.c). */
 

@@ -36,10 +36,8 @@
 #include "custom_join_box.h"
 #include "custom_join_common.h"
 #include "join_rows.h"
-#include "gpu.h"
-#include "join.h"
+#include "exactgpu_engine.h"
 #include "join_options.h"
-#include "parallel.h"
 
 bool		exactgpu_enable_batch_join = true;
 

@@ -6,7 +6,7 @@
 #include "access/detoast.h"
 #include "utils/memutils.h"
 
-#include "gserialized_read.h"
+#include "exactgpu_engine.h"
 
 #define GEOM_CACHE_ENTRIES 8
 /* Prepared geometries kept per call site; a 10^6-triangle body is ~150 MB. */

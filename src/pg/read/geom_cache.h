@@ -11,7 +11,7 @@
 #define EXACTGPU_GEOM_CACHE_H
 
 #include "exactgpu.h"
-#include "geom_prepared.h"
+#include "exactgpu_engine.h"
 
 /*
  * The prepared geometry of argument argno. keep, if not NULL, is a geometry

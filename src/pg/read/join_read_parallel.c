@@ -65,12 +65,7 @@
 #include "join_options.h"
 #include "join_rows.h"
 
-#include "gpu.h"
-#include "gserialized_read.h"
-#include "host_alloc.h"
-#include "parallel.h"
-#include "stats.h"
-
+#include "exactgpu_engine.h"
 #define READ_KEY_SHARED		UINT64CONST(0xE7A6F1A700000001)
 #define READ_KEY_TASKS		UINT64CONST(0xE7A6F1A700000002)
 #define READ_KEY_DSA		UINT64CONST(0xE7A6F1A700000003)

@@ -29,7 +29,7 @@
 
 #include "join_rows.h"
 
-#include "gserialized_read.h"
+#include "exactgpu_engine.h"
 
 typedef struct RowReceiver
 {

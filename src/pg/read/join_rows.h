@@ -10,7 +10,7 @@
 
 #include "access/detoast.h"
 
-#include "batch.h"
+#include "exactgpu_engine.h"
 
 /*
  * A row whose geometry is stored out of line (TOAST): its id and the TOAST

@@ -22,11 +22,10 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "box_join.h"
+#include "exactgpu_engine.h"
 #include "join_options.h"
 #include "join_result.h"
 #include "join_rows.h"
-#include "stats.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_boxjoin2d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_boxjoin3d_sql);

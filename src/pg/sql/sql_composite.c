@@ -17,7 +17,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "composite.h"
+#include "exactgpu_engine.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_composite_trans);
 PG_FUNCTION_INFO_V1(exactgpu_composite_final);

@@ -23,12 +23,10 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "batch.h"
+#include "exactgpu_engine.h"
 #include "geom_cache.h"
-#include "intercepts.h"
 #include "join_options.h"
 #include "join_rows.h"
-#include "stats.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_intercepts_3d);
 PG_FUNCTION_INFO_V1(exactgpu_intercept_pieces_3d);

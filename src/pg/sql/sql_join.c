@@ -22,14 +22,11 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "batch.h"
+#include "exactgpu_engine.h"
 #include "geom_cache.h"
-#include "gserialized_read.h"
 #include "join_options.h"
 #include "join_result.h"
 #include "join_rows.h"
-#include "parallel.h"
-#include "stats.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_join3d_sql);
 PG_FUNCTION_INFO_V1(exactgpu_join2d_sql);

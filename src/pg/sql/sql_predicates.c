@@ -7,9 +7,7 @@
 #include "funcapi.h"
 
 #include "geom_cache.h"
-#include "geom_prepared.h"
-#include "predicates.h"
-#include "solid.h"
+#include "exactgpu_engine.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_orientation_2d);

@@ -7,8 +7,7 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 
-#include "gpu.h"
-#include "stats.h"
+#include "exactgpu_engine.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_stats);

@@ -8,11 +8,8 @@
 #include "utils/builtins.h"
 
 #include "geom_cache.h"
-#include "geom_prepared.h"
+#include "exactgpu_engine.h"
 #include "join_options.h"
-#include "mesh_edges.h"
-#include "outward.h"
-#include "self_intersect.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_self_intersections_3d);
 PG_FUNCTION_INFO_V1(exactgpu_is_valid_solid);

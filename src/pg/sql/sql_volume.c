@@ -9,9 +9,7 @@
 #include "utils/lsyscache.h"
 
 #include "geom_cache.h"
-#include "geom_prepared.h"
-#include "outward.h"
-#include "volume.h"
+#include "exactgpu_engine.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_volume);
 PG_FUNCTION_INFO_V1(exactgpu_force_outward);
