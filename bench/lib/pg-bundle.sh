@@ -8,9 +8,8 @@
 #
 # OUT defaults to .carry/pgbundle.tar.xz (git-ignored; the device tool carries
 # .carry/). EXTRA.so: more modules to install beside the server's own. Run it
-# right after installing the build to carry, under
-# the install lock where the PostgreSQL install is shared, so that no other
-# install lands in between:
+# right after installing the build to carry, under the install lock where the
+# PostgreSQL install is shared, so that no other install lands in between:
 #   flock /tmp/exactgpu-pg.lock sh -c 'make install && sh bench/lib/pg-bundle.sh'
 # (with CUDA, `make` without WITH_CUDA=0, for the GPU joins to run there).
 #
@@ -35,7 +34,8 @@ out=${1:-$(dirname "$0")/../../.carry/pgbundle.tar.xz}
 [ -x "$bindir/postgres" ] || { echo "pg-bundle: no PostgreSQL $pgv server in $bindir" >&2; exit 1; }
 [ -f "$libdir/exactgpu.so" ] && [ -f "$sharedir/extension/exactgpu.control" ] ||
 	{ echo "pg-bundle: exactgpu is not installed (make install first)" >&2; exit 1; }
-if grep -qa 'built without CUDA' "$libdir/exactgpu.so"; then
+# gpu_absent.c's build info: the GPU back-end was left out
+if grep -qa 'none (built without CUDA)' "$libdir/exactgpu.so"; then
 	echo "pg-bundle: warning: the installed exactgpu has no GPU back-end (built WITH_CUDA=0)" >&2
 fi
 for f in "$@"; do
