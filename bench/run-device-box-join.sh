@@ -12,7 +12,7 @@
 #      bounded by statement_timeout (PG_TIMEOUT_S, default 150 s) so that
 #      the whole script stays within 5 minutes; REPS (default 2) runs each.
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
-# branch and installed (shared/tools/pg-bundle.sh after make install). The
+# branch and installed (bench/lib/pg-bundle.sh after make install). The
 # report is written in the work dir (the benchmarks run as pg, who cannot
 # write to $OUT) and copied to $OUT/box-join.md at the end.
 set -eu

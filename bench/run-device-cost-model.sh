@@ -10,20 +10,16 @@
 # fresh backend (the planner must not open the GPU driver: no 0.2-0.4 s) and
 # its plan with EXPLAIN ANALYZE.
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
-# branch and installed (shared/tools/pg-bundle.sh after make install),
+# branch and installed (bench/lib/pg-bundle.sh after make install),
 # demo/bin/minegen. Report: $OUT/cost-model.md.
 set -eu
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-tar -xJf .carry/pgbundle.tar.xz -C /
-/opt/pgbundle/activate >/dev/null
-. /opt/pgbundle/env
+. bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-cost-model
-pkill -x postgres 2>/dev/null && sleep 2 || true
-rm -rf "$work" && mkdir -p "$work" && cp -r test bench demo "$work/" && chown -R pg "$work"
-su pg -c ". /opt/pgbundle/env; initdb -D $work/data -A trust >/dev/null &&
-	pg_ctl -D $work/data -l $work/pg.log -o '-k /tmp -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off' -w start >/dev/null"
+pg_cluster_init "$work" test bench demo
+pg_cluster_start -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB -c jit=off
 md="$work/cost-model.md"
 {
 	echo "# Cost model: the planner's choice against both plans, on the GPU machine"
@@ -33,10 +29,10 @@ md="$work/cost-model.md"
 	echo
 } > "$md"
 chown pg "$md"
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
+as_pg "export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
 	PARTS='a b c d' bench/sql/cost_model.sh demo/bin/minegen $md" 2>&1 | tail -20 || true
 # the large mine: the planner's plan, run
-su pg -c ". /opt/pgbundle/env; export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
+as_pg "export PGHOST=/tmp PGDATABASE=postgres PGUSER=pg; cd $work &&
 	d=\$(mktemp -d) && demo/bin/minegen --size large --seed 7 --out \$d >/dev/null &&
 	psql -X -q -c 'CREATE EXTENSION IF NOT EXISTS exactgpu CASCADE' &&
 	psql -X -q -v dir=\$d -v replace=1 -f \$d/load.sql >/dev/null && psql -X -q -c ANALYZE &&

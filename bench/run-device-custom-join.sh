@@ -13,7 +13,7 @@
 #      1.2x), and row by row once (ROW_BY_ROW=0 skips it).
 # PARTS=large runs the large mine only (no pg_regress, no demo-sized mine).
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
-# branch and installed (shared/tools/pg-bundle.sh after make install),
+# branch and installed (bench/lib/pg-bundle.sh after make install),
 # demo/bin/minegen. Results go to $OUT/custom-join.md: the report is
 # written in the work dir (the benchmarks run as pg, who cannot write to
 # $OUT, e.g. /root/out) and copied there by root at the end.

@@ -20,7 +20,7 @@ echo "== pg_regress (intercepts, intercepts_join, composite) with the GPU" | tee
 pg_cluster_regress intercepts intercepts_join composite 2>&1 | tee -a "$log" | tail -3 || true
 [ -f "$work/regression.diffs" ] && cp "$work/regression.diffs" "$out/" || true
 echo "== demo mine" | tee -a "$log"
-su pg -c "$work/demo/bin/minegen --size demo --seed 1 --out $work/mine" >/dev/null
+as_pg "$work/demo/bin/minegen --size demo --seed 1 --out $work/mine" >/dev/null
 for dev in auto cpu; do
 	echo "-- exactgpu.device = $dev" | tee -a "$log"
 	as_pg "cd $work && PSQL='psql -h /tmp -d postgres' SETUP='SET exactgpu.device = $dev;' \

@@ -21,7 +21,7 @@
 # The read's NOTICE (detail) splits it: query, rows flattened by workers,
 # gathered, workers and shared memory released.
 # Carried: .carry/pgbundle.tar.xz (PostgreSQL with this branch's exactgpu
-# installed, built with CUDA: shared/tools/pg-bundle.sh after make install).
+# installed, built with CUDA: bench/lib/pg-bundle.sh after make install).
 # PG_EXTRA: extra postmaster options (default -c min_dynamic_shared_memory=4GB
 # -c shared_preload_libraries=postgis-3,exactgpu,
 # as README recommends; PG_EXTRA= for PostgreSQL's defaults).

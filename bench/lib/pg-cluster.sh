@@ -20,8 +20,8 @@
 #                                    WORK) with postgis and exactgpu loaded,
 #                                    NAME=VALUE in its environment
 #
-# PostgreSQL: the GPU machine has none but the bundle the lead carries
-# (.carry/pgbundle.tar.xz from shared/tools/pg-bundle.sh, with this branch's
+# PostgreSQL: the GPU machine has none but the bundle carried with the clone
+# (.carry/pgbundle.tar.xz from bench/lib/pg-bundle.sh, with this branch's
 # exactgpu installed), unpacked into / and activated (which creates user pg).
 # Where /opt/pgbundle is absent and this machine's own PostgreSQL 15 is
 # installed (a build machine, to try these functions), that one is used

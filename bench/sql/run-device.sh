@@ -5,7 +5,7 @@
 #   3. 10^4 GPU batch joins in one backend: GPU memory in use before and after;
 #   4. a long GPU join and a long GPU box join canceled by statement_timeout:
 #      how long the cancel took.
-# Carried from the build machine: .carry/pgbundle.tar.xz (shared/tools/pg-bundle.sh
+# Carried from the build machine: .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh
 # after make install), demo/bin/minegen. Results go to $OUT.
 set -eu
 cd "$(dirname "$0")/../.."

@@ -1,7 +1,7 @@
 /*
  * adversarial.h — deterministic generators of hard inputs for every predicate
- * of src/engine/predicates.h, for the CPU differential test and later for GPU
- * tests (which fill device arrays with the same cases).
+ * of src/engine/exact/predicates.h, for the CPU differential test and for
+ * the GPU tests (which fill device arrays with the same cases).
  *
  * A case is identified by (family, predicate, seed, index) and nothing else:
  * each call seeds its own xoshiro256** state from a hash of those four, so

@@ -1,6 +1,6 @@
 /*
  * ref_exact.h — a slow, independent, GMP-only reference for every predicate
- * of src/engine/predicates.h, used to check the engine in tests.
+ * of src/engine/exact/predicates.h, used to check the engine in tests.
  *
  * Independence is the point: nothing here shares a formula with the engine.
  * Orientation is a rational determinant (mpq). Every intersection test is one

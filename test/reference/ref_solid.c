@@ -1352,17 +1352,6 @@ ref_solid_intercepts(const ref_solid *s, const double *hole, size_t nverts,
 	return n;
 }
 
-size_t
-ref_intercepts(const double *xyz, const uint32_t *tri, size_t ntri, const double *hole,
-			   size_t nverts, ref_stretch **out)
-{
-	ref_solid  *s = ref_solid_new(xyz, tri, ntri);
-	size_t		n = ref_solid_intercepts(s, hole, nverts, out);
-
-	ref_solid_free(s);
-	return n;
-}
-
 void
 ref_stretches_free(ref_stretch *st, size_t n)
 {

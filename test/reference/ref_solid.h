@@ -81,8 +81,6 @@ typedef struct ref_stretch
 
 size_t		ref_solid_intercepts(const ref_solid *s, const double *hole, size_t nverts,
 								 ref_stretch **out);
-size_t		ref_intercepts(const double *xyz, const uint32_t *tri, size_t ntri,
-						   const double *hole, size_t nverts, ref_stretch **out);
 void		ref_stretches_free(ref_stretch *st, size_t n);
 
 /* Location of the hole's point at parameter t of segment k. */

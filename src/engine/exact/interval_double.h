@@ -128,13 +128,7 @@ exg_round_get(void)
 }
 #endif
 
-/* NaN-propagating min and max: a NaN candidate poisons the bound. */
-static inline double
-exg_min_nan(double a, double b)
-{
-	return (a < b || a != a) ? a : b;
-}
-
+/* NaN-propagating max: a NaN candidate poisons the bound. */
 static inline double
 exg_max_nan(double a, double b)
 {

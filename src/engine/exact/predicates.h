@@ -3,11 +3,11 @@
  *
  * Every function returns the exact answer for the real numbers its double
  * arguments denote: a double interval filter decides most calls and GMP
- * decides the rest (see orient.c). Intersection tests are on CLOSED sets:
- * touching, shared vertices, collinear and coplanar overlap all count as
- * intersecting. Any argument may be degenerate: a segment whose endpoints
- * coincide is a point, a triangle whose vertices are collinear is the segment
- * (or point) they span.
+ * decides the rest (orient_cascade.h, orient_exact.c). Intersection tests
+ * are on CLOSED sets: touching, shared vertices, collinear and coplanar
+ * overlap all count as intersecting. Any argument may be degenerate: a
+ * segment whose endpoints coincide is a point, a triangle whose vertices are
+ * collinear is the segment (or point) they span.
  *
  * 3D points are double[3] (x, y, z); 2D points are double[2] (x, y).
  */

@@ -64,7 +64,7 @@ exg_status	exg_prims_build_3d(const exg_shape *s, exg_nonplanar_policy policy,
  * exg_prims_build_3d makes them, to p (whose xyz becomes s->xyz; p may
  * hold earlier primitives of s, or be reset with nprims = 0 and reused).
  * Upward rounding must be active (exg_round_up_enter). For readers that
- * flatten the other components themselves (batch.c); on failure p keeps
+ * flatten the other components themselves (batch_add.c); on failure p keeps
  * what it had, plus possibly some of this face's primitives.
  */
 exg_status	exg_prims_add_face_3d(exg_prims *p, const exg_shape *s, size_t ci,

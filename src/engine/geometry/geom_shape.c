@@ -145,22 +145,3 @@ exg_shape_add_vertex(exg_shape *s, double x, double y, double z, exg_error *err)
 	s->ring_start[s->nrings] = s->nverts;
 	return EXG_OK;
 }
-
-void
-exg_shape_end_comp(exg_shape *s)
-{
-	exg_comp   *c;
-
-	if (s->ncomps == 0)
-		return;
-	c = &s->comps[s->ncomps - 1];
-
-	/* Drop trailing empty rings, then the component if nothing is left. */
-	while (c->nrings > 0 && exg_ring_nverts(s, c->first_ring + c->nrings - 1) == 0)
-	{
-		c->nrings--;
-		s->nrings--;
-	}
-	if (c->nrings == 0)
-		s->ncomps--;
-}

@@ -83,8 +83,6 @@ exg_status	exg_shape_add_vertex(exg_shape *s, double x, double y, double z,
  * the shape unchanged, when memory is short (adding vertices then reports it).
  */
 bool		exg_shape_reserve_vertices(exg_shape *s, size_t n);
-/* Drop a component that ended up without vertices (e.g. POLYGON EMPTY). */
-void		exg_shape_end_comp(exg_shape *s);
 
 static inline bool
 exg_shape_is_empty(const exg_shape *s)

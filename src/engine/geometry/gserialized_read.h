@@ -52,7 +52,7 @@ exg_status	exg_gserialized_srid(const uint8_t *data, size_t size, int32_t *srid,
 /*
  * The components of a simple geometry straight from its bytes, for readers
  * that want its vertices without building a shape (the batch joins'
- * flattening: batch.c). Simple: a POINT, LINESTRING, TRIANGLE, MULTIPOINT,
+ * flattening: batch_add.c). Simple: a POINT, LINESTRING, TRIANGLE, MULTIPOINT,
  * MULTILINESTRING or TIN, not geodetic, every member of the collection's
  * own type. Walked as exg_gserialized_read walks it, each component is what
  * that reader would store: a non-empty point, a linestring (one vertex: a

@@ -1,9 +1,9 @@
 /*
  * shape_text.h — a deterministic text dump of a parsed shape.
  *
- * For engine tests and for a debug SQL function: two shapes are equal
- * (bit for bit in their coordinates, which %.17g round-trips) exactly when
- * their dumps are equal.
+ * For the engine tests (test_gserialized): two shapes are equal (bit for
+ * bit in their coordinates, which %.17g round-trips) exactly when their
+ * dumps are equal.
  */
 #ifndef EXG_SHAPE_TEXT_H
 #define EXG_SHAPE_TEXT_H

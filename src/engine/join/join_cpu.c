@@ -338,9 +338,9 @@ boxes_meet_flat(const double *a, const double *b)
 /*
  * The cell of each box's low corner, per axis. exg_grid_axis is monotone,
  * so a pair's reference cell (the cell of the max of the low corners,
- * exg_grid_reference_cell) is the per-axis max of the two low corners'
- * cells: integer compares in the candidate loop instead of three float to
- * cell conversions. Computed in the mode the cells are entered in.
+ * join_grid.h) is the per-axis max of the two low corners' cells: integer
+ * compares in the candidate loop instead of three float to cell
+ * conversions. Computed in the mode the cells are entered in.
  */
 static uint16_t *
 low_cells(const exg_grid *g, const double *boxes, uint32_t n, int threads)

@@ -51,16 +51,6 @@ exg_grid_cell_id(const exg_grid *g, int32_t i, int32_t j, int32_t k)
 		(uint32_t) i;
 }
 
-/* The reference cell of two meeting boxes (6 values each: lo xyz, hi xyz). */
-EXG_HD uint32_t
-exg_grid_reference_cell(const exg_grid *g, const double *a, const double *b)
-{
-	return exg_grid_cell_id(g,
-							exg_grid_axis(g, 0, a[0] > b[0] ? a[0] : b[0]),
-							exg_grid_axis(g, 1, a[1] > b[1] ? a[1] : b[1]),
-							exg_grid_axis(g, 2, a[2] > b[2] ? a[2] : b[2]));
-}
-
 #ifdef __cplusplus
 extern "C" {
 #endif
