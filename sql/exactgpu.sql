@@ -512,3 +512,197 @@ COMMENT ON FUNCTION ST_ExactVolume(geometry) IS
 	'The volume a closed, consistently oriented, outward TIN or POLYHEDRALSURFACE encloses, computed exactly and rounded once; never negative (inside-out is ERROR 22023, repaired by ST_ExactForceOutward).';
 COMMENT ON FUNCTION ST_ExactForceOutward(geometry) IS
 	'The closed TIN or POLYHEDRALSURFACE with every face oriented outward (cavities inward to the solid), decided by edge adjacency and exact signed volumes; ERROR 22023 for open or non-manifold surfaces.';
+
+-- ---- sharding over postgres_fdw (docs/sharding.md) ----
+
+-- ST_ExactBatch in parts: combine, serialize and deserialize its state, so
+-- that parallel workers and partitionwise aggregates can build it in pieces.
+-- The aggregate is recreated with them (CREATE AGGREGATE cannot be altered
+-- to add support functions); a view using it must be recreated after an
+-- update from 0.2.0.
+CREATE FUNCTION exactgpu_batch_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_serialize(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_deserialize(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION exactgpu_batch_combine(internal, internal) IS
+	'Combine function of ST_ExactBatch: the rows of two partial states, one after the other.';
+COMMENT ON FUNCTION exactgpu_batch_serialize(internal) IS
+	'Serialize function of ST_ExactBatch: a partial state (rows in line, TOAST pointers) as bytea.';
+COMMENT ON FUNCTION exactgpu_batch_deserialize(bytea, internal) IS
+	'Deserialize function of ST_ExactBatch.';
+
+DROP AGGREGATE ST_ExactBatch(bigint, geometry);
+CREATE AGGREGATE ST_ExactBatch(id bigint, geom geometry) (
+	SFUNC = exactgpu_batch_accum,
+	STYPE = internal,
+	FINALFUNC = exactgpu_batch_final,
+	COMBINEFUNC = exactgpu_batch_combine,
+	SERIALFUNC = exactgpu_batch_serialize,
+	DESERIALFUNC = exactgpu_batch_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE ST_ExactBatch(bigint, geometry) IS
+	'Pack (id, geometry) rows into an exactgpu_batch for the batch joins (one value, so at most 1 GB); can be computed in parts and combined.';
+
+-- Routing: the shards (1-based positions in extents) whose extent the exact
+-- double box of geom meets, touching included. A geometry without Z is
+-- tested in xy only. Correct routing of joined rows needs each shard's
+-- extent to contain the boxes of the rows it holds (e.g. ST_3DExtent of the
+-- bodies placed there): a row meeting a body then meets its shard's extent.
+CREATE FUNCTION ST_ExactShardsFor(box box3d, extents box3d[], has_z boolean DEFAULT true)
+	RETURNS integer[]
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$
+	SELECT coalesce(array_agg(i ORDER BY i), '{}')
+	FROM generate_subscripts(extents, 1) AS i
+	WHERE extents[i] IS NOT NULL
+	  AND ST_XMin(box) <= ST_XMax(extents[i]) AND ST_XMin(extents[i]) <= ST_XMax(box)
+	  AND ST_YMin(box) <= ST_YMax(extents[i]) AND ST_YMin(extents[i]) <= ST_YMax(box)
+	  AND (NOT has_z OR (ST_ZMin(box) <= ST_ZMax(extents[i]) AND ST_ZMin(extents[i]) <= ST_ZMax(box)))
+	$$;
+CREATE FUNCTION ST_ExactShardsFor(geom geometry, extents box3d[]) RETURNS integer[]
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS $$ SELECT ST_ExactShardsFor(Box3D(geom), extents, ST_Zmflag(geom) >= 2) $$;
+COMMENT ON FUNCTION ST_ExactShardsFor(box3d, box3d[], boolean) IS
+	'The shards (1-based positions in extents) whose extent box meets, touching included, compared exactly on the doubles (xy only when has_z is false); {} when none.';
+COMMENT ON FUNCTION ST_ExactShardsFor(geometry, box3d[]) IS
+	'The shards (1-based positions in extents) whose extent the exact double box of geom meets, touching included (xy only for a geometry without Z): where to load a row that must meet the bodies of those shards.';
+
+-- On each shard: views exposing the shard number as a constant column, for
+-- the coordinator's foreign partitions. A constant (not a stored column)
+-- lets the shard's planner fold the coordinator's shard-key equality to true
+-- and join on the predicate alone (ExactJoin), instead of hashing on a
+-- column equal in every row.
+CREATE FUNCTION exactgpu_shard_expose(shard integer, tables regclass[],
+									  remote_schema name DEFAULT 'exactgpu_shard')
+	RETURNS SETOF text
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog
+	AS $$
+DECLARE
+	t regclass;
+	v text;
+BEGIN
+	EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', remote_schema);
+	FOREACH t IN ARRAY tables LOOP
+		IF EXISTS (SELECT FROM pg_attribute WHERE attrelid = t AND attname = 'shard'
+				   AND attnum > 0 AND NOT attisdropped) THEN
+			RAISE EXCEPTION 'exactgpu_shard_expose: table % already has a column "shard"', t
+				USING ERRCODE = 'duplicate_column',
+				      HINT = 'The view adds the shard number as column "shard"; rename the table''s column.';
+		END IF;
+		v := format('%I.%I', remote_schema, (SELECT relname FROM pg_class WHERE oid = t));
+		EXECUTE format('CREATE OR REPLACE VIEW %s AS SELECT %s::integer AS shard, t.* FROM %s AS t',
+					   v, shard, t);
+		RETURN NEXT v;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION exactgpu_shard_expose(integer, regclass[], name) IS
+	'On a shard: for each table, a view remote_schema.<table> with the shard number as a constant first column "shard", for exactgpu_shard_setup''s foreign partitions; returns the views.';
+
+-- On the coordinator: servers, user mappings and foreign partitions.
+CREATE FUNCTION exactgpu_shard_setup(servers name[], conninfos text[], tables regclass[],
+									 remote_schema name DEFAULT 'exactgpu_shard',
+									 user_options text DEFAULT NULL)
+	RETURNS SETOF text
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog
+	AS $$
+DECLARE
+	i integer;
+	t regclass;
+	opts text;
+	kv text;
+	probe text;
+	ver text;
+	ok boolean;
+	part text;
+	relname name;
+	relschema name;
+BEGIN
+	IF servers IS NULL OR tables IS NULL THEN
+		RAISE EXCEPTION 'exactgpu_shard_setup: servers and tables must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF conninfos IS NOT NULL AND cardinality(conninfos) <> cardinality(servers) THEN
+		RAISE EXCEPTION 'exactgpu_shard_setup: % servers but % connection strings',
+			cardinality(servers), cardinality(conninfos)
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_foreign_data_wrapper WHERE fdwname = 'postgres_fdw') THEN
+		RAISE EXCEPTION 'exactgpu_shard_setup: postgres_fdw is not installed'
+			USING ERRCODE = 'undefined_object', HINT = 'CREATE EXTENSION postgres_fdw;';
+	END IF;
+	FOREACH t IN ARRAY tables LOOP
+		IF NOT EXISTS (SELECT FROM pg_partitioned_table p JOIN pg_attribute a
+					   ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+					   WHERE p.partrelid = t AND p.partstrat = 'l' AND p.partnatts = 1
+					   AND a.attname = 'shard') THEN
+			RAISE EXCEPTION 'exactgpu_shard_setup: % is not partitioned by LIST (shard)', t
+				USING ERRCODE = 'wrong_object_type',
+				      HINT = 'CREATE TABLE ... (shard integer NOT NULL, LIKE ...) PARTITION BY LIST (shard);';
+		END IF;
+	END LOOP;
+
+	FOR i IN 1 .. cardinality(servers) LOOP
+		-- the server, with the options that let joins and predicates push down
+		IF conninfos IS NOT NULL AND conninfos[i] IS NOT NULL THEN
+			opts := '';
+			FOREACH kv IN ARRAY regexp_split_to_array(btrim(conninfos[i]), '\s+') LOOP
+				IF position('=' IN kv) = 0 THEN
+					RAISE EXCEPTION 'exactgpu_shard_setup: "%" in the connection string of server % is not key=value', kv, servers[i]
+						USING ERRCODE = 'invalid_parameter_value';
+				END IF;
+				opts := opts || format('%I %L, ', split_part(kv, '=', 1), substr(kv, position('=' IN kv) + 1));
+			END LOOP;
+			EXECUTE format('CREATE SERVER %I FOREIGN DATA WRAPPER postgres_fdw OPTIONS (%s'
+						   'extensions %L, async_capable %L, fetch_size %L)',
+						   servers[i], opts, 'postgis, exactgpu', 'true', '10000');
+			EXECUTE format('CREATE USER MAPPING FOR CURRENT_USER SERVER %I%s', servers[i],
+						   CASE WHEN user_options IS NULL THEN '' ELSE
+						   ' OPTIONS (' || (SELECT string_agg(format('%I %L', split_part(u, '=', 1),
+								substr(u, position('=' IN u) + 1)), ', ')
+								FROM regexp_split_to_table(btrim(user_options), '\s+') AS u) || ')' END);
+		ELSIF NOT EXISTS (SELECT FROM pg_foreign_server WHERE srvname = servers[i]) THEN
+			RAISE EXCEPTION 'exactgpu_shard_setup: server % does not exist and no connection string was given', servers[i]
+				USING ERRCODE = 'undefined_object';
+		END IF;
+
+		-- exactgpu on the server (and postgis), read through a probe foreign table:
+		-- a server without it would fail only at query time, or worse, not be
+		-- shipped the predicate and send its geometry instead
+		probe := format('public.%I', 'exactgpu_shard_probe_' || i);
+		EXECUTE format('CREATE FOREIGN TABLE %s (extname name, extversion text) SERVER %I '
+					   'OPTIONS (schema_name %L, table_name %L)', probe, servers[i], 'pg_catalog', 'pg_extension');
+		EXECUTE format('SELECT extversion FROM %s WHERE extname = %L', probe, 'exactgpu') INTO ver;
+		EXECUTE format('SELECT count(*) = 1 FROM %s WHERE extname = %L', probe, 'postgis') INTO ok;
+		EXECUTE format('DROP FOREIGN TABLE %s', probe);
+		IF ver IS NULL OR NOT ok THEN
+			RAISE EXCEPTION 'exactgpu_shard_setup: server % does not have the % extension installed',
+				servers[i], CASE WHEN ver IS NULL THEN 'exactgpu' ELSE 'postgis' END
+				USING ERRCODE = 'undefined_object',
+				      HINT = 'On that server: CREATE EXTENSION exactgpu CASCADE;';
+		END IF;
+		IF ver <> (SELECT extversion FROM pg_extension WHERE extname = 'exactgpu') THEN
+			RAISE WARNING 'exactgpu_shard_setup: server % has exactgpu %, this server %',
+				servers[i], ver, (SELECT extversion FROM pg_extension WHERE extname = 'exactgpu');
+		END IF;
+
+		-- one foreign partition per table, shard i, on the shard's view
+		FOREACH t IN ARRAY tables LOOP
+			SELECT c.relname, n.nspname INTO relname, relschema
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = t;
+			part := format('%I.%I', relschema, relname || '_' || servers[i]);
+			EXECUTE format('CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES IN (%s) SERVER %I '
+						   'OPTIONS (schema_name %L, table_name %L)',
+						   part, t, i, servers[i], remote_schema, relname);
+			RETURN NEXT part;
+		END LOOP;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION exactgpu_shard_setup(name[], text[], regclass[], name, text) IS
+	'On the coordinator: for server i (shard i) of servers, creates it from conninfos[i] (''host=... port=... dbname=...''; NULL to use an existing server) with extensions ''postgis, exactgpu'', async_capable and fetch_size 10000, a user mapping for the current user (user_options ''user=... password=...''), checks that it has exactgpu and postgis (ERROR naming it otherwise), and creates for each table (PARTITION BY LIST (shard)) the foreign partition <table>_<server> FOR VALUES IN (i) on remote_schema.<table> (exactgpu_shard_expose); returns the partitions.';

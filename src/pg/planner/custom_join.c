@@ -35,6 +35,7 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
+#include "foreign_join.h"
 #include "join_rows.h"
 #include "exactgpu_engine.h"
 #include "join_options.h"
@@ -353,6 +354,8 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	if (prev_join_pathlist_hook)
 		prev_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
 	exactgpu_box_join_pathlist(root, joinrel, outerrel, innerrel, jointype, extra);
+	if (exactgpu_join_leave_to_servers(root, joinrel, outerrel, innerrel, jointype, extra))
+		return;					/* the servers join it (foreign_join.c) */
 	if (!exactgpu_join_may_batch(root, joinrel, jointype, outer_path, inner_path))
 		return;
 

@@ -32,6 +32,9 @@ PG_FUNCTION_INFO_V1(exactgpu_batch_accum);
 PG_FUNCTION_INFO_V1(exactgpu_batch_final);
 PG_FUNCTION_INFO_V1(exactgpu_batch_recv);
 PG_FUNCTION_INFO_V1(exactgpu_batch_send);
+PG_FUNCTION_INFO_V1(exactgpu_batch_combine);
+PG_FUNCTION_INFO_V1(exactgpu_batch_serialize);
+PG_FUNCTION_INFO_V1(exactgpu_batch_deserialize);
 
 #define BATCH_MAGIC 0x45584742	/* "EXGB" */
 
@@ -587,4 +590,171 @@ exactgpu_batch_final(PG_FUNCTION_ARGS)
 	b->nrows += (uint32) state->ntoast;
 	SET_VARSIZE(b, o.off);
 	PG_RETURN_POINTER(b);
+}
+
+
+/* ---- partial aggregation: combine, serialize, deserialize ----
+ *
+ * So that ST_ExactBatch can be computed in parts (parallel workers, a
+ * partitionwise aggregate over partitions) and the parts combined. A part
+ * is its rows in line plus its TOAST pointers; the pointers are passed on
+ * as they are (a parallel worker's pointers name the same TOAST tables,
+ * read by the leader under the same snapshot), so the combined state is
+ * detoasted once, by the final function, as before. Rows keep their order
+ * within a part; the joins' results do not depend on row order.
+ */
+
+static BatchAggState *
+batch_state_new(void)
+{
+	BatchAggState *st = palloc0(sizeof(BatchAggState));
+
+	st->buf = batch_begin();
+	return st;
+}
+
+/* Append src's rows (in line, then its TOAST pointers) to dst, in dst's context. */
+static void
+batch_state_add(BatchAggState *dst, const BatchAggState *src)
+{
+	uint32		nrows = ((const BatchHeader *) src->buf->data)->nrows;
+
+	if ((Size) dst->buf->len + dst->toast_len + (src->buf->len - sizeof(BatchHeader)) +
+		src->toast_len >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("ST_ExactBatch: the batch exceeds 1 GB"),
+				 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
+	appendBinaryStringInfo(dst->buf, src->buf->data + sizeof(BatchHeader),
+						   src->buf->len - sizeof(BatchHeader));
+	((BatchHeader *) dst->buf->data)->nrows += nrows;
+	if (src->ntoast > 0)
+	{
+		if (dst->ntoast + src->ntoast > dst->toast_cap)
+		{
+			dst->toast_cap = Max(dst->ntoast + src->ntoast, 2 * dst->toast_cap);
+			dst->toast = dst->toast
+				? repalloc_huge(dst->toast, dst->toast_cap * sizeof(ExactgpuToastRow))
+				: palloc_extended(dst->toast_cap * sizeof(ExactgpuToastRow), MCXT_ALLOC_HUGE);
+		}
+		memcpy(dst->toast + dst->ntoast, src->toast, src->ntoast * sizeof(ExactgpuToastRow));
+		dst->ntoast += src->ntoast;
+		dst->toast_len += src->toast_len;
+		dst->toast_bytes += src->toast_bytes;
+	}
+	if (!OidIsValid(dst->toastrel))
+	{
+		dst->toastrel = src->toastrel;
+		dst->toastrel_shared = src->toastrel_shared;
+	}
+}
+
+Datum
+exactgpu_batch_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt,
+				old;
+	BatchAggState *st;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ST_ExactBatch: called outside an aggregate")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+	}
+	old = MemoryContextSwitchTo(aggcxt);
+	/* the second state may live in a shorter context (deserialized): copy it */
+	st = PG_ARGISNULL(0) ? batch_state_new() : (BatchAggState *) PG_GETARG_POINTER(0);
+	batch_state_add(st, (const BatchAggState *) PG_GETARG_POINTER(1));
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(st);
+}
+
+/* Serialized: the in-line rows as a batch varlena's body, then the TOAST rows. */
+typedef struct BatchStateWire
+{
+	uint64		buf_len;
+	uint64		ntoast;
+	uint64		toast_len;
+	uint64		toast_bytes;
+	Oid			toastrel;
+	uint32		toastrel_shared;
+} BatchStateWire;
+
+Datum
+exactgpu_batch_serialize(PG_FUNCTION_ARGS)
+{
+	const BatchAggState *st = (const BatchAggState *) PG_GETARG_POINTER(0);
+	BatchStateWire w = {0};
+	Size		size;
+	bytea	   *out;
+	char	   *p;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ST_ExactBatch: called outside an aggregate")));
+	w.buf_len = st->buf->len;
+	w.ntoast = st->ntoast;
+	w.toast_len = st->toast_len;
+	w.toast_bytes = st->toast_bytes;
+	w.toastrel = st->toastrel;
+	w.toastrel_shared = st->toastrel_shared;
+	size = VARHDRSZ + sizeof(w) + st->buf->len + st->ntoast * sizeof(ExactgpuToastRow);
+	if (size >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("ST_ExactBatch: the partial batch exceeds 1 GB")));
+	out = palloc(size);
+	SET_VARSIZE(out, size);
+	p = VARDATA(out);
+	memcpy(p, &w, sizeof(w));
+	memcpy(p + sizeof(w), st->buf->data, st->buf->len);
+	if (st->ntoast > 0)
+		memcpy(p + sizeof(w) + st->buf->len, st->toast, st->ntoast * sizeof(ExactgpuToastRow));
+	PG_RETURN_BYTEA_P(out);
+}
+
+Datum
+exactgpu_batch_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	const char *p = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in);
+	BatchStateWire w;
+	BatchAggState *st;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ST_ExactBatch: called outside an aggregate")));
+	if (len < sizeof(w))
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("ST_ExactBatch: truncated partial state")));
+	memcpy(&w, p, sizeof(w));
+	if (w.buf_len < sizeof(BatchHeader) ||
+		len != sizeof(w) + w.buf_len + w.ntoast * sizeof(ExactgpuToastRow))
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("ST_ExactBatch: truncated partial state")));
+	st = palloc0(sizeof(BatchAggState));
+	st->buf = makeStringInfo();
+	appendBinaryStringInfo(st->buf, p + sizeof(w), w.buf_len);
+	if (((const BatchHeader *) st->buf->data)->magic != BATCH_MAGIC)
+		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+						errmsg("ST_ExactBatch: not a partial exactgpu_batch state")));
+	st->ntoast = st->toast_cap = w.ntoast;
+	if (w.ntoast > 0)
+	{
+		st->toast = palloc_extended(w.ntoast * sizeof(ExactgpuToastRow), MCXT_ALLOC_HUGE);
+		memcpy(st->toast, p + sizeof(w) + w.buf_len, w.ntoast * sizeof(ExactgpuToastRow));
+	}
+	st->toast_len = w.toast_len;
+	st->toast_bytes = w.toast_bytes;
+	st->toastrel = w.toastrel;
+	st->toastrel_shared = w.toastrel_shared != 0;
+	PG_RETURN_POINTER(st);
 }

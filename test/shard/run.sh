@@ -1,0 +1,277 @@
+#!/bin/sh
+# test/shard/run.sh — bodies sharded over three PostgreSQL servers through
+# postgres_fdw, the recipe of docs/sharding.md, tested for real.
+#
+# As root, with exactgpu installed system-wide (make install), from anywhere:
+#     flock /tmp/exactgpu-pg.lock sh -c 'make WITH_CUDA=0 install && sh test/shard/run.sh'
+# Starts a coordinator and three shard clusters (initdb as postgres in a
+# temporary directory; shards on 127.0.0.1 so that the coordinator's bytes
+# received can be read from its TCP sockets; all stopped and removed on every
+# exit), loads a small generated mine split by spatial tile (bodies) and
+# routed by extent (holes), and checks:
+#   - the natural queries (the documented view, and the join on the shard
+#     key written out) give the pairs the coordinator computes from its own
+#     single copy, for the surface and the volume predicate;
+#   - EXPLAIN (VERBOSE): each shard's join is a Foreign Scan whose Remote SQL
+#     has the predicate, run asynchronously, no ExactJoin on the coordinator;
+#   - the bytes the coordinator received for the join (tcp_info
+#     bytes_received of its connections to the shards, before and after) are
+#     those of the pairs, far below the bodies' size;
+#   - a shard stopped mid-query gives an error, not an answer; once it is
+#     back, the same answer again;
+#   - exactgpu_shard_setup names a server without exactgpu at setup time.
+# Prints `shard: N passed, M failed`; exits 1 on any failure.
+set -eu
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# PG_BIN: another PostgreSQL 15 tree (e.g. a copy with exactgpu installed by
+# make install DESTDIR=...); PostgreSQL finds its share directory beside it
+bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
+[ "$(id -u)" = 0 ] || { echo "test/shard/run.sh: run as root (clusters run as postgres)" >&2; exit 2; }
+[ -f "$("$bin/pg_config" --sharedir)/extension/exactgpu.control" ] ||
+	{ echo "test/shard/run.sh: exactgpu is not installed (make install first)" >&2; exit 2; }
+
+# mine size: small enough for ~1 minute on 2 cores, big enough for 3 tiles
+HOLES=${SHARD_HOLES:-600}
+BODIES=${SHARD_BODIES:-12}
+TRIANGLES=${SHARD_TRIANGLES:-36000}
+
+work=$(mktemp -d /tmp/exactgpu-shard.XXXXXX)
+chmod 755 "$work"
+chown postgres "$work"
+names="coord s1 s2 s3"
+passed=0
+failed=0
+
+cleanup() {
+	for n in $names; do
+		if [ -f "$work/$n/postmaster.pid" ]; then
+			su postgres -c "$bin/pg_ctl -D $work/$n -m immediate -w stop" >/dev/null 2>&1 || true
+		fi
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+ok() { passed=$((passed + 1)); echo "ok   $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+check() { # check DESCRIPTION EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: expected '$2', got '$3'"; fi
+}
+
+# free TCP ports for the shards (the coordinator listens on its socket only)
+port_free() { ! ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+ports=
+p=$((20000 + $$ % 20000))
+while [ "$(echo $ports | wc -w)" -lt 3 ]; do
+	p=$((p + 1))
+	if port_free $p; then ports="$ports $p"; fi
+done
+set -- $ports
+port_s1=$1 port_s2=$2 port_s3=$3
+
+as_pg() { su postgres -c "$1"; }
+# psql NAME ARGS...: psql -X -At -v ON_ERROR_STOP=1 on that cluster
+psql_on() {
+	_n=$1
+	shift
+	case $_n in
+	coord) _h=$work _p=5432 ;;
+	s1) _h=127.0.0.1 _p=$port_s1 ;;
+	s2) _h=127.0.0.1 _p=$port_s2 ;;
+	s3) _h=127.0.0.1 _p=$port_s3 ;;
+	esac
+	su postgres -c "$bin/psql -X -At -q -v ON_ERROR_STOP=1 -h $_h -p $_p -d postgres $(for a in "$@"; do printf "'%s' " "$(printf %s "$a" | sed "s/'/'\\\\''/g")"; done)"
+}
+start() { # start NAME
+	case $1 in
+	coord) _o="-c listen_addresses='' -p 5432" ;;
+	s1) _o="-c listen_addresses=127.0.0.1 -p $port_s1" ;;
+	s2) _o="-c listen_addresses=127.0.0.1 -p $port_s2" ;;
+	s3) _o="-c listen_addresses=127.0.0.1 -p $port_s3" ;;
+	esac
+	as_pg "$bin/pg_ctl -D $work/$1 -l $work/$1.log -w -o \"-k $work $_o -c shared_buffers=32MB -c max_connections=20 -c fsync=off -c max_worker_processes=4 -c max_parallel_workers_per_gather=0 -c shared_preload_libraries=exactgpu\" start" >/dev/null
+}
+
+t0=$(date +%s)
+echo "== four clusters in $work (shards on ports $port_s1 $port_s2 $port_s3)"
+for n in $names; do
+	as_pg "$bin/initdb -D $work/$n -A trust -E UTF8 --no-instructions" >/dev/null
+	start $n
+done
+
+echo "== a mine: $HOLES holes, $BODIES bodies of $TRIANGLES triangles in all"
+make -s -C "$root" demo/bin/minegen >/dev/null
+"$root/demo/bin/minegen" --holes "$HOLES" --bodies "$BODIES" --triangles "$TRIANGLES" --out "$work/mine" >/dev/null
+chown -R postgres "$work/mine"
+psql_on coord -c "CREATE EXTENSION postgis; CREATE EXTENSION exactgpu; CREATE EXTENSION postgres_fdw;"
+# the coordinator's single copy: the reference answer, and the loader's source
+psql_on coord -v dir="$work/mine" -f "$work/mine/load.sql" >/dev/null
+
+echo "== the recipe (docs/sharding.md): tiles, extents, load, expose, setup"
+# bodies: three tiles by the x of their box centre; each shard's extent is
+# the union of its bodies' boxes, so that a hole meeting a body meets it
+psql_on coord -c "
+CREATE TABLE body_tile AS
+SELECT body_id, ntile(3) OVER (ORDER BY ST_XMin(Box3D(geom)) + ST_XMax(Box3D(geom)), body_id) AS shard
+FROM ore_bodies;
+CREATE TABLE shard_extent AS
+SELECT t.shard, ST_3DExtent(b.geom) AS extent
+FROM ore_bodies b JOIN body_tile t USING (body_id) GROUP BY t.shard;"
+extents="(SELECT array_agg(extent ORDER BY shard) FROM shard_extent)"
+for k in 1 2 3; do
+	psql_on s$k -c "CREATE EXTENSION postgis; CREATE EXTENSION exactgpu;
+CREATE TABLE drill_holes (hole_id bigint PRIMARY KEY, name text, geom geometry);
+CREATE TABLE ore_bodies (body_id bigint PRIMARY KEY, name text, geom geometry);"
+	psql_on coord -c "COPY (SELECT body_id, name, geom FROM ore_bodies JOIN body_tile USING (body_id)
+	                       WHERE shard = $k) TO STDOUT" |
+		psql_on s$k -c "COPY ore_bodies FROM STDIN"
+	psql_on coord -c "COPY (SELECT hole_id, name, geom FROM drill_holes
+	                       WHERE $k = ANY (ST_ExactShardsFor(geom, $extents))) TO STDOUT" |
+		psql_on s$k -c "COPY drill_holes FROM STDIN"
+	psql_on s$k -c "CREATE INDEX ON drill_holes USING gist (geom gist_geometry_ops_nd);
+CREATE INDEX ON ore_bodies USING gist (geom gist_geometry_ops_nd);
+ANALYZE drill_holes; ANALYZE ore_bodies;
+SELECT exactgpu_shard_expose($k, ARRAY['drill_holes', 'ore_bodies']::regclass[]);" >/dev/null
+done
+counts=$(for k in 1 2 3; do psql_on s$k -c "SELECT (SELECT count(*) FROM ore_bodies) || '/' || (SELECT count(*) FROM drill_holes)"; done | tr '\n' ' ')
+echo "   bodies/holes per shard: $counts"
+psql_on coord -c "
+CREATE SCHEMA sharded;
+CREATE TABLE sharded.drill_holes (shard integer NOT NULL, LIKE public.drill_holes) PARTITION BY LIST (shard);
+CREATE TABLE sharded.ore_bodies (shard integer NOT NULL, LIKE public.ore_bodies) PARTITION BY LIST (shard);
+SELECT exactgpu_shard_setup(ARRAY['s1', 's2', 's3'],
+       ARRAY['host=127.0.0.1 port=$port_s1 dbname=postgres', 'host=127.0.0.1 port=$port_s2 dbname=postgres',
+             'host=127.0.0.1 port=$port_s3 dbname=postgres'],
+       ARRAY['sharded.drill_holes', 'sharded.ore_bodies']::regclass[]);
+ALTER DATABASE postgres SET enable_partitionwise_join = on;
+-- the natural queries: views that hide the shard key
+CREATE VIEW hole_body_pairs AS
+SELECT h.hole_id, b.body_id
+FROM sharded.drill_holes h JOIN sharded.ore_bodies b
+  ON h.shard = b.shard AND ST_ExactIntersects3D(h.geom, b.geom);
+CREATE VIEW hole_body_solid_pairs AS
+SELECT h.hole_id, b.body_id
+FROM sharded.drill_holes h JOIN sharded.ore_bodies b
+  ON h.shard = b.shard AND ST_ExactIntersectsSolid3D(b.geom, h.geom);" >/dev/null
+
+# SHARD_DEBUG=FILE: run FILE (sh) here, with psql_on and the ports, then go on
+if [ -n "${SHARD_DEBUG-}" ]; then . "$SHARD_DEBUG"; fi
+
+echo "== same pairs as one server"
+# reference: the coordinator's own copy, joined locally
+psql_on coord -c "
+CREATE TABLE ref_surface AS SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom);
+CREATE TABLE ref_solid AS SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersectsSolid3D(b.geom, h.geom);"
+nref=$(psql_on coord -c "SELECT count(*) FROM ref_surface")
+nref_solid=$(psql_on coord -c "SELECT count(*) FROM ref_solid")
+[ "$nref" -gt 0 ] && [ "$nref_solid" -ge "$nref" ] && ok "reference: $nref surface pairs, $nref_solid volume pairs" ||
+	bad "reference pairs: $nref surface, $nref_solid volume (expected some, at least as many by volume)"
+same_pairs() { # same_pairs DESCRIPTION REF QUERY
+	_d=$(psql_on coord -c "SELECT (SELECT count(*) FROM ($3) q) || ' ' ||
+		(SELECT count(*) FROM (($3) EXCEPT ALL (TABLE $2)) a) || ' ' ||
+		(SELECT count(*) FROM ((TABLE $2) EXCEPT ALL ($3)) b)")
+	check "$1" "$(psql_on coord -c "SELECT count(*) FROM $2") 0 0" "$_d"
+}
+same_pairs "view hole_body_pairs (surface)" ref_surface "SELECT hole_id, body_id FROM hole_body_pairs"
+same_pairs "view hole_body_solid_pairs (volume)" ref_solid "SELECT hole_id, body_id FROM hole_body_solid_pairs"
+same_pairs "join written on the shard key (USING (shard))" ref_surface \
+	"SELECT h.hole_id, b.body_id FROM sharded.drill_holes h JOIN sharded.ore_bodies b USING (shard) WHERE ST_ExactIntersects3D(h.geom, b.geom)"
+same_pairs "view joined back to the coordinator's holes" ref_surface \
+	"SELECT p.hole_id, p.body_id FROM hole_body_pairs p JOIN drill_holes h USING (hole_id)"
+
+echo "== EXPLAIN (VERBOSE): the joins run on the shards"
+plan=$(psql_on coord -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM hole_body_pairs")
+echo "$plan" > "$work/plan.txt"
+sed 's/^/   /' "$work/plan.txt" | cut -c1-200
+check "three foreign joins (Relations: holes_sK INNER JOIN bodies_sK)" 3 "$(grep -cE 'Relations: \(sharded\.(drill_holes|ore_bodies)_s([123]) [hb]_[0-9]+\) INNER JOIN \(sharded\.(drill_holes|ore_bodies)_s\2 [hb]_[0-9]+\)' "$work/plan.txt" || true)"
+check "each Remote SQL joins on st_exactintersects3d" 3 "$(grep 'Remote SQL:' "$work/plan.txt" | grep -c 'INNER JOIN .*st_exactintersects3d(' || true)"
+check "the shard scans are asynchronous" 3 "$(grep -c 'Async Foreign Scan' "$work/plan.txt" || true)"
+check "no ExactJoin on the coordinator" 0 "$(grep -c 'ExactJoin' "$work/plan.txt" || true)"
+plan=$(psql_on coord -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM hole_body_solid_pairs")
+check "volume join: Remote SQL has st_exactintersectssolid3d" 3 "$(echo "$plan" | grep 'Remote SQL:' | grep -c 'st_exactintersectssolid3d(' || true)"
+# on a shard, the coordinator's shard equality folds away: ExactJoin joins there
+remote_sql=$(grep -m1 'Remote SQL:' "$work/plan.txt" | sed 's/^ *Remote SQL: //')
+splan=$(psql_on s1 -c "EXPLAIN (COSTS OFF) $remote_sql")
+echo "$splan" | sed 's/^/   s1: /'
+# (which join the shard picks, ExactJoin or a nested loop, is its cost
+# model's business; what must not happen is a join on the shard column)
+check "shard s1: the shard equality folded away (no Hash/Merge Cond, no shard in the plan)" 0 \
+	"$(echo "$splan" | grep -cE 'Hash Cond|Merge Cond|shard' || true)"
+echo "== the same join without the shard key: not pushed down (for the record)"
+psql_on coord -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT h.hole_id, b.body_id FROM sharded.drill_holes h JOIN sharded.ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)" |
+	grep -E 'Join|Scan|Remote SQL' | cut -c1-160 | sed 's/^/   /'
+echo "== the coordinator's time (EXPLAIN ANALYZE, for the record)"
+# the second run of a session: its connections to the shards already open
+psql_on coord -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM hole_body_pairs" -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM hole_body_pairs" | sed -n '/Execution/,$p' | sed 1d |
+	grep -E 'Append|Foreign Scan|Planning|Execution' | sed 's/^/   /'
+
+echo "== bytes the coordinator received for the join"
+# tcp_info bytes_received of the coordinator's sockets to the shards, read
+# in the same session before and after the query (postgres_fdw keeps its
+# connections per session); the difference is everything the shards sent for
+# it: the cursor's replies, pairs as text rows, protocol overhead included.
+cat > "$work/bytes.sql" <<EOF
+SET enable_partitionwise_join = on;
+SELECT count(*) FROM sharded.drill_holes WHERE false;
+SELECT count(*) FROM hole_body_pairs WHERE false;
+\! ss -tinH state established '( dport = :$port_s1 or dport = :$port_s2 or dport = :$port_s3 )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.before
+\o $work/pairs.out
+SELECT hole_id, body_id FROM hole_body_pairs;
+\o
+\! ss -tinH state established '( dport = :$port_s1 or dport = :$port_s2 or dport = :$port_s3 )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.after
+EOF
+chown postgres "$work/bytes.sql"
+psql_on coord -f "$work/bytes.sql" >/dev/null
+before=$(cat "$work/bytes.before")
+after=$(cat "$work/bytes.after")
+received=$((after - before))
+npairs=$(wc -l < "$work/pairs.out")
+body_bytes=$(psql_on coord -c "SELECT sum(length(ST_AsBinary(geom))) FROM ore_bodies")
+echo "   $received bytes received for $npairs pairs ($((received / (npairs > 0 ? npairs : 1))) a pair; 16 as two bigints in binary; bodies are $body_bytes bytes as WKB)"
+if [ "$npairs" -eq "$nref" ] && [ "$received" -gt 0 ] && [ "$received" -le $((npairs * 64 + 4096)) ]; then
+	ok "bytes received: pairs only ($received bytes, at most 64 a pair + 4 kB of cursor replies)"
+else
+	bad "bytes received: $received for $npairs pairs (expected $nref pairs, at most 64 bytes a pair + 4 kB)"
+fi
+
+echo "== a shard stopped mid-query"
+# one row a fetch and a slow consumer keep the query running; s2 is stopped
+# (immediate: its backends killed) while it does
+psql_on coord -c "ALTER SERVER s2 OPTIONS (SET fetch_size '1')"
+( sleep 2; as_pg "$bin/pg_ctl -D $work/s2 -m immediate -w stop" >/dev/null ) &
+stopper=$!
+set +e
+out=$(psql_on coord -c "SELECT count(*) FROM (SELECT hole_id, body_id, pg_sleep(0.02) FROM hole_body_pairs) q" 2>&1)
+rc=$?
+set -e
+wait $stopper
+echo "$out" | sed 's/^/   /' | head -5
+if [ $rc -ne 0 ] && echo "$out" | grep -q 'ERROR' && ! echo "$out" | grep -qx '[0-9][0-9]*'; then
+	ok "stopped shard: an error, no count"
+else
+	bad "stopped shard: rc $rc, output: $out"
+fi
+start s2
+psql_on coord -c "ALTER SERVER s2 OPTIONS (SET fetch_size '10000')"
+same_pairs "shard back: the same pairs again" ref_surface "SELECT hole_id, body_id FROM hole_body_pairs"
+
+echo "== setup names a server without exactgpu"
+psql_on s1 -c "CREATE DATABASE plain"
+set +e
+out=$(psql_on coord -c "CREATE TABLE lonely (shard integer NOT NULL, id bigint) PARTITION BY LIST (shard);
+SELECT exactgpu_shard_setup(ARRAY['noexactgpu'], ARRAY['host=127.0.0.1 port=$port_s1 dbname=plain'], ARRAY['lonely']::regclass[]);" 2>&1)
+set -e
+if echo "$out" | grep -q 'server noexactgpu does not have the exactgpu extension installed'; then
+	ok "setup: $(echo "$out" | grep -m1 ERROR)"
+else
+	bad "setup without exactgpu: $out"
+fi
+check "setup rolled back: no server noexactgpu left" 0 "$(psql_on coord -c "SELECT count(*) FROM pg_foreign_server WHERE srvname = 'noexactgpu'")"
+
+echo "== ($(( $(date +%s) - t0 )) s)"
+echo "shard: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
