@@ -76,7 +76,9 @@ DECLARE
 	t regclass;
 	v text;
 BEGIN
-	EXECUTE format('CREATE SCHEMA IF NOT EXISTS %I', remote_schema);
+	IF NOT EXISTS (SELECT FROM pg_namespace WHERE nspname = remote_schema) THEN
+		EXECUTE format('CREATE SCHEMA %I', remote_schema);
+	END IF;
 	FOREACH t IN ARRAY tables LOOP
 		IF EXISTS (SELECT FROM pg_attribute WHERE attrelid = t AND attname = 'shard'
 				   AND attnum > 0 AND NOT attisdropped) THEN
