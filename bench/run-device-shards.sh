@@ -1,0 +1,192 @@
+#!/bin/sh
+# On a GPU machine with several GPUs (device tool, e.g. nvidia-h100-x2 or
+# -x4): the mine sharded by spatial tile over one PostgreSQL cluster per GPU
+# (CUDA_VISIBLE_DEVICES), through postgres_fdw, the recipe of
+# docs/sharding.md, against one server with one GPU (issue 29, deliverable 5).
+#
+# For each mine of MINES (default "large"; "double" is twice large: 40,000
+# holes, 200 bodies, 2*10^7 triangles):
+#   1. the coordinator cluster, on GPU 0, loads the mine (its own copy) and
+#      times the natural JOIN ... ON ST_ExactIntersects3D(h.geom, b.geom)
+#      there: the one-server baseline (REPS runs, the best and all kept);
+#   2. SHARDS shard clusters (default: one per GPU), shard k on GPU k-1 only,
+#      get the bodies split into SHARDS tiles by x and the holes routed to
+#      the shards whose bodies' extent they meet (ST_ExactShardsFor);
+#   3. the coordinator (its baseline session closed, so GPU 0 is the shards')
+#      times SELECT ... FROM hole_body_pairs (the shards joining at once),
+#      and reads the bytes it received from the shards (tcp_info);
+#   4. the pairs of both are compared (they must be the same).
+# Target (issue 29): two shards on two H100s, the double mine in <= 0.6x the
+# one-server time; coordinator <= 5 ms of its own a join plus the pairs.
+#
+# Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
+# branch and installed (bench/lib/pg-bundle.sh after make install),
+# demo/bin/minegen. Results go to $OUT/shards.md.
+# Conventions of bench/lib/pg-cluster.sh (the bundle, user pg, sockets in
+# /tmp), with one cluster per GPU plus the coordinator: shards listen on
+# 127.0.0.1 so that the coordinator's bytes received can be read from its
+# sockets.
+set -eu
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+. bench/lib/pg-cluster.sh
+pg_bin=${BENCH_PG_BIN:-$pg_bin}	# a dry run: another PostgreSQL 15 tree with this exactgpu
+pg_bundle_activate
+if [ -n "$pg_bundled" ]; then
+	pkill -x postgres 2>/dev/null && sleep 2 || true
+fi
+
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+SHARDS=${SHARDS:-$ngpu}
+MINES=${MINES:-large}
+REPS=${REPS:-3}
+[ "$SHARDS" -ge 1 ] || { echo "run-device-shards.sh: no GPU found (SHARDS=N to force)" >&2; exit 2; }
+work=/tmp/exactgpu-shards
+coord_port=${COORD_PORT:-5432}
+shard_port() { echo $((${SHARD_PORT_BASE:-5500} + $1)); }
+# a dry run on a build machine without user pg: BENCH_USER=postgres SHARDS=2
+# MINES=tiny COORD_PORT=... SHARD_PORT_BASE=... (free ports)
+if [ -n "${BENCH_USER-}" ]; then
+	as_pg() { su "$BENCH_USER" -c "$pg_env; $1"; }
+fi
+
+rm -rf "$work" && mkdir -p "$work" && cp -r demo "$work/" && chown -R "${BENCH_USER:-pg}" "$work"
+stop_all() {
+	for d in "$work"/c_*; do
+		[ -f "$d/postmaster.pid" ] && as_pg "pg_ctl -D $d -m fast -w stop" >/dev/null 2>&1 || true
+	done
+}
+trap stop_all EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# start NAME GPU PORT LISTEN: a cluster seeing only that GPU ('' for none)
+start_cluster() {
+	as_pg "initdb -D $work/c_$1 -A trust >/dev/null"
+	as_pg "CUDA_VISIBLE_DEVICES=$2 pg_ctl -D $work/c_$1 -l $work/$1.log -w -o \"-k /tmp -p $3 -c listen_addresses=$4 \
+		-c shared_preload_libraries=exactgpu -c shared_buffers=8GB -c work_mem=256MB -c max_wal_size=16GB \
+		-c jit=off -c fsync=off\" start" >/dev/null
+}
+coord() { as_pg "PGOPTIONS='-c client_min_messages=warning' psql -X -At -q -v ON_ERROR_STOP=1 -h /tmp -p $coord_port -d postgres $*"; }
+shard() { _k=$1; shift; as_pg "PGOPTIONS='-c client_min_messages=warning' psql -X -At -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $(shard_port $_k) -d postgres $*"; }
+
+md="$work/shards.md"
+{
+	echo "# The mine sharded over $SHARDS servers, one GPU each, through postgres_fdw"
+	echo
+	echo "Device: $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | sort | uniq -c | tr '\n' ';')" \
+		"host: $(nproc) cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); recipe: docs/sharding.md"
+	echo
+} > "$md"
+
+start_cluster coord 0 $coord_port "''"
+for k in $(seq 1 "$SHARDS"); do
+	start_cluster s$k $((k - 1)) "$(shard_port $k)" 127.0.0.1
+done
+coord "-c 'CREATE EXTENSION postgis; CREATE EXTENSION exactgpu; CREATE EXTENSION postgres_fdw;'"
+for k in $(seq 1 "$SHARDS"); do
+	shard $k "-c 'CREATE EXTENSION postgis; CREATE EXTENSION exactgpu;'"
+done
+
+# best of REPS runs of a query, in ms (psql \timing, one session; the
+# first run opens the coordinator's connections to the shards)
+time_query() { # time_query NAME SQL
+	_f="$work/time.sql"
+	{ printf '%s\n' '\timing on'; for _i in $(seq 1 "$REPS"); do printf '%s\n' "$2"; done; } > "$_f"
+	chown "${BENCH_USER:-pg}" "$_f"
+	coord "-f $_f" | grep '^Time:' | awk '{print $2}' | tee "$work/$1.times" | sort -n | head -1
+}
+
+for mine in $MINES; do
+	case $mine in
+	tiny) args="--size tiny" ;;
+	large) args="--size large" ;;
+	double) args="--holes 40000 --bodies 200 --triangles 20000000" ;;
+	*) echo "unknown mine $mine" >&2; exit 2 ;;
+	esac
+	echo "== $mine mine"
+	rm -rf "$work/mine" && as_pg "$work/demo/bin/minegen $args --out $work/mine" >/dev/null
+	coord "-v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
+	body_bytes=$(coord "-c 'SELECT sum(length(ST_AsBinary(geom))) FROM ore_bodies'")
+
+	# 1. one server, one GPU (the shards idle)
+	natural="SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)"
+	one_ms=$(time_query one "SELECT count(*) FROM ($natural) q;")
+	coord "-c \"COPY ($natural) TO STDOUT\"" | sort > "$work/one.pairs"
+
+	# 2. the recipe: tiles by x, extents, load, expose, setup
+	coord "-c 'DROP SCHEMA IF EXISTS sharded CASCADE; DROP VIEW IF EXISTS hole_body_pairs;
+		DROP TABLE IF EXISTS body_tile, shard_extent;
+		CREATE TABLE body_tile AS SELECT body_id, ntile($SHARDS) OVER (ORDER BY ST_XMin(Box3D(geom)) + ST_XMax(Box3D(geom)), body_id) AS shard FROM ore_bodies;
+		CREATE TABLE shard_extent AS SELECT t.shard, ST_3DExtent(b.geom) AS extent FROM ore_bodies b JOIN body_tile t USING (body_id) GROUP BY t.shard;'"
+	extents="(SELECT array_agg(extent ORDER BY shard) FROM shard_extent)"
+	servers= conns= t0=$(date +%s)
+	for k in $(seq 1 "$SHARDS"); do
+		shard $k "-c 'DROP SCHEMA IF EXISTS exactgpu_shard CASCADE; DROP TABLE IF EXISTS drill_holes, ore_bodies;
+			CREATE TABLE drill_holes (hole_id bigint PRIMARY KEY, name text, geom geometry);
+			CREATE TABLE ore_bodies (body_id bigint PRIMARY KEY, name text, geom geometry);'"
+		coord "-c \"COPY (SELECT body_id, name, geom FROM ore_bodies JOIN body_tile USING (body_id) WHERE shard = $k) TO STDOUT\"" |
+			shard $k "-c 'COPY ore_bodies FROM STDIN'"
+		coord "-c \"COPY (SELECT hole_id, name, geom FROM drill_holes WHERE $k = ANY (ST_ExactShardsFor(geom, $extents))) TO STDOUT\"" |
+			shard $k "-c 'COPY drill_holes FROM STDIN'"
+		shard $k "-c \"CREATE INDEX ON drill_holes USING gist (geom gist_geometry_ops_nd);
+			CREATE INDEX ON ore_bodies USING gist (geom gist_geometry_ops_nd);
+			ANALYZE drill_holes; ANALYZE ore_bodies;
+			SELECT exactgpu_shard_expose($k, ARRAY['drill_holes', 'ore_bodies']::regclass[]);\"" >/dev/null
+		servers="$servers${servers:+, }'m${mine}_s$k'"
+		conns="$conns${conns:+, }'host=127.0.0.1 port=$(shard_port $k) dbname=postgres'"
+	done
+	load_s=$(( $(date +%s) - t0 ))
+	coord "-c \"CREATE SCHEMA sharded;
+		CREATE TABLE sharded.drill_holes (shard integer NOT NULL, LIKE public.drill_holes) PARTITION BY LIST (shard);
+		CREATE TABLE sharded.ore_bodies (shard integer NOT NULL, LIKE public.ore_bodies) PARTITION BY LIST (shard);
+		SELECT exactgpu_shard_setup(ARRAY[$servers], ARRAY[$conns], ARRAY['sharded.drill_holes', 'sharded.ore_bodies']::regclass[]);
+		ALTER DATABASE postgres SET enable_partitionwise_join = on;
+		CREATE VIEW hole_body_pairs AS SELECT h.hole_id, b.body_id FROM sharded.drill_holes h JOIN sharded.ore_bodies b
+			ON h.shard = b.shard AND ST_ExactIntersects3D(h.geom, b.geom);\"" >/dev/null
+	counts=$(for k in $(seq 1 "$SHARDS"); do shard $k "-c \"SELECT (SELECT count(*) FROM ore_bodies) || ' bodies / ' || (SELECT count(*) FROM drill_holes) || ' holes'\""; done | paste -sd';')
+
+	# 3. sharded: the shards join at once, the coordinator appends pairs
+	sharded="SELECT hole_id, body_id FROM hole_body_pairs"
+	shard_ms=$(time_query sharded "SELECT count(*) FROM ($sharded) q;")
+	coord "-c \"COPY ($sharded) TO STDOUT\"" | sort > "$work/sharded.pairs"
+	plan=$(coord "-c \"EXPLAIN (ANALYZE, VERBOSE) $sharded\"")
+	ports=$(for k in $(seq 1 "$SHARDS"); do printf 'dport = :%s or ' "$(shard_port $k)"; done | sed 's/ or $//')
+	cat > "$work/bytes.sql" <<EOF
+SELECT count(*) FROM hole_body_pairs WHERE false;
+\! ss -tinH state established '( $ports )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.before
+\o $work/bytes.pairs
+$sharded;
+\o
+\! ss -tinH state established '( $ports )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.after
+EOF
+	chown "${BENCH_USER:-pg}" "$work/bytes.sql"
+	coord "-f $work/bytes.sql" >/dev/null
+	received=$(( $(cat "$work/bytes.after") - $(cat "$work/bytes.before") ))
+
+	# 4. same pairs?
+	npairs=$(wc -l < "$work/one.pairs")
+	same=$(cmp -s "$work/one.pairs" "$work/sharded.pairs" && echo yes || echo "NO ($(wc -l < "$work/sharded.pairs") sharded)")
+	{
+		echo "## $mine mine ($args): $SHARDS shards"
+		echo
+		echo "| | best of $REPS (ms) | all runs (ms) |"
+		echo "|---|---|---|"
+		echo "| one server, one GPU: natural JOIN | $one_ms | $(paste -sd' ' "$work/one.times") |"
+		echo "| $SHARDS shards, one GPU each: view hole_body_pairs | $shard_ms | $(paste -sd' ' "$work/sharded.times") |"
+		echo
+		echo "- ratio sharded / one server: $(echo "$shard_ms $one_ms" | awk '{printf "%.2f", $1 / $2}') (target for 2 shards on the double mine: <= 0.6)"
+		echo "- pairs: $npairs; same pairs as one server: $same"
+		echo "- bytes the coordinator received for the join: $received ($(echo "$received $npairs" | awk '{printf "%.1f", $1 / ($2 > 0 ? $2 : 1)}') a pair; bodies: $body_bytes bytes as WKB)"
+		echo "- split: $counts; loading the shards took $load_s s"
+		echo
+		echo '```'
+		echo "$plan" | cut -c1-220
+		echo '```'
+		echo
+	} >> "$md"
+	tail -20 "$md"
+done
+cp "$md" "$out/shards.md"
