@@ -42,20 +42,14 @@ COMMENT ON AGGREGATE ST_ExactBatch(bigint, geometry) IS
 -- tested in xy only. Correct routing of joined rows needs each shard's
 -- extent to contain the boxes of the rows it holds (e.g. ST_3DExtent of the
 -- bodies placed there): a row meeting a body then meets its shard's extent.
+-- The geometry's box is its vertices' exact extent (no PostGIS float box).
 CREATE FUNCTION ST_ExactShardsFor(box box3d, extents box3d[], has_z boolean DEFAULT true)
 	RETURNS integer[]
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	AS $$
-	SELECT coalesce(array_agg(i ORDER BY i), '{}')
-	FROM generate_subscripts(extents, 1) AS i
-	WHERE extents[i] IS NOT NULL
-	  AND ST_XMin(box) <= ST_XMax(extents[i]) AND ST_XMin(extents[i]) <= ST_XMax(box)
-	  AND ST_YMin(box) <= ST_YMax(extents[i]) AND ST_YMin(extents[i]) <= ST_YMax(box)
-	  AND (NOT has_z OR (ST_ZMin(box) <= ST_ZMax(extents[i]) AND ST_ZMin(extents[i]) <= ST_ZMax(box)))
-	$$;
+	AS 'MODULE_PATHNAME', 'exactgpu_shards_for_box'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ST_ExactShardsFor(geom geometry, extents box3d[]) RETURNS integer[]
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	AS $$ SELECT ST_ExactShardsFor(Box3D(geom), extents, ST_Zmflag(geom) >= 2) $$;
+	AS 'MODULE_PATHNAME', 'exactgpu_shards_for_geom'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ST_ExactShardsFor(box3d, box3d[], boolean) IS
 	'The shards (1-based positions in extents) whose extent box meets, touching included, compared exactly on the doubles (xy only when has_z is false); {} when none.';
 COMMENT ON FUNCTION ST_ExactShardsFor(geometry, box3d[]) IS

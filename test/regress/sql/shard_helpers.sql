@@ -18,6 +18,11 @@ SELECT label, ST_ExactShardsFor(g, e) AS shards FROM sh_extents, (VALUES
 	('xy only without Z: 1, 3',   'POINT(5 5)'),
 	('outside: none',             'POINT Z(50 50 50)')) v(label, g)
 ORDER BY label COLLATE "C";
+-- a box touching extents 1 and 2 at their corner (10 10 10), and 3 in xy only
+SELECT ST_ExactShardsFor('BOX3D(10 10 10, 12 12 12)'::box3d, e) AS box_1_2,
+	ST_ExactShardsFor('BOX3D(10 10 10, 12 12 12)'::box3d, e, false) AS box_xy_1_2_3,
+	ST_ExactShardsFor('POINT EMPTY'::geometry, e) AS empty_none
+FROM sh_extents;
 SELECT ST_ExactShardsFor('POINT Z(1 1 1)'::geometry, ARRAY[NULL, 'BOX3D(0 0 0, 2 2 2)'::box3d]) AS null_extent_skipped,
 	ST_ExactShardsFor('POINT Z(1 1 1)'::geometry, '{}'::box3d[]) AS no_extents;
 
