@@ -19,6 +19,9 @@
 # Target (issue 29): two shards on two H100s, the double mine in <= 0.6x the
 # one-server time; coordinator <= 5 ms of its own a join plus the pairs.
 #
+# One mine a call fits the device tool's 10 minutes best (loading the large
+# mine twice, coordinator then shards, is most of the time): MINES=large,
+# then MINES=double in a second call.
 # Carried: .carry/pgbundle.tar.xz with exactgpu built WITH CUDA from this
 # branch and installed (bench/lib/pg-bundle.sh after make install),
 # demo/bin/minegen. Results go to $OUT/shards.md.
