@@ -15,6 +15,9 @@
 #          REPS (3: runs of each plan, the best kept; one where a run
 #          takes over 5 s), TIMEOUT_MS (30000: a run past it is cancelled and counted
 #          as that), LO (first hole id of the 500- and 50-hole ranges, 1000),
+#          ALTS (the forced plans to run, comma-separated, e.g. 'batch off,
+#          nestloop off'; default all: batch off, nestloop off, hashjoin off,
+#          nestloop+hashjoin off, index scans off),
 #          SAMPLES (points sampled on the holes, 20000), DEVICE (exactgpu.device,
 #          auto), SETTINGS (SQL run first in the session, e.g. 'SET jit = off').
 # Here (2-core build machine, under the lock):
@@ -61,5 +64,5 @@ esac
 	echo "${SETTINGS:-}"
 	echo "\\i $(dirname "$0")/plan_shapes.sql"
 } | $psql -v reps="${REPS:-3}" -v timeout_ms="${TIMEOUT_MS:-30000}" -v lo="${LO:-1000}" \
-	-v samples="${SAMPLES:-20000}" >> "$out"
+	-v samples="${SAMPLES:-20000}" -v alts="${ALTS:-all}" >> "$out"
 echo >> "$out"

@@ -4,7 +4,8 @@
 -- on the holes), collars (the holes' first points, 2D), four tenements over
 -- the collars, the view ore_view. psql variables: reps (default plan runs,
 -- best kept), timeout_ms (a run past it counts as that), lo (first hole id
--- of the hole ranges), samples (how many). Markdown rows to stdout.
+-- of the hole ranges), samples (how many), alts (which forced plans).
+-- Markdown rows to stdout.
 -- Every plan runs reps times (once when a run takes over 5 s), the best kept.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
@@ -59,6 +60,8 @@ INSERT INTO alternatives VALUES
 ('hashjoin off', '{enable_hashjoin=off}'),
 ('nestloop+hashjoin off', '{enable_nestloop=off,enable_hashjoin=off}'),
 ('index scans off', '{enable_indexscan=off,enable_bitmapscan=off}');
+-- alts: the alternatives to run, comma-separated ('all': every one)
+DELETE FROM alternatives WHERE :'alts' <> 'all' AND alt <> 'default' AND alt <> ALL (string_to_array(:'alts', ','));
 
 -- the best of reps runs of q under settings: ms (timeout_ms where it ran
 -- past), the plan's family, the rows' count and an order-free checksum
@@ -93,6 +96,8 @@ BEGIN
     EXIT WHEN ms > 5000;
   END LOOP;
   PERFORM set_config('statement_timeout', '0', true);
+  -- progress, on stderr
+  RAISE WARNING 'plan_shapes: % ms %', round(ms::numeric), family;
 END $f$;
 
 CREATE TEMP TABLE timings AS
@@ -102,12 +107,21 @@ CREATE TEMP TABLE timings AS
 \o
 \pset tuples_only on
 \pset format unaligned
-SELECT '| shape | default plan | default ms | best forced | its ms | ratio | rows | same rows as every alternative |';
-SELECT '|---|---|---|---|---|---|---|---|';
-SELECT format('| %s | %s | %s | %s (%s) | %s | %s | %s | %s |', d.shape, d.family,
+-- ratio: the default run against the best forced run; plan ratio: the best
+-- run of the default plan's family (whichever settings gave it) against the
+-- best run of any other family, which reads the planner's choice through
+-- the noise of a busy machine (the same plan's runs vary by several times
+-- there)
+SELECT '| shape | default plan | default ms | best forced | its ms | ratio | plan ratio | rows | same rows as every alternative |';
+SELECT '|---|---|---|---|---|---|---|---|---|';
+SELECT format('| %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s |', d.shape, d.family,
     CASE WHEN d.timed_out THEN '> ' ELSE '' END || round(d.ms::numeric, 1),
     b.alt, b.family, CASE WHEN b.timed_out THEN '> ' ELSE '' END || round(b.ms::numeric, 1),
-    round((d.ms / b.ms)::numeric, 2), d.n,
+    round((d.ms / b.ms)::numeric, 2),
+    round(((SELECT min(ms) FROM timings f WHERE f.ord = d.ord AND f.family = d.family) /
+      least((SELECT min(ms) FROM timings f WHERE f.ord = d.ord AND f.family = d.family),
+            coalesce((SELECT min(ms) FROM timings f WHERE f.ord = d.ord AND f.family <> d.family), 'infinity')))::numeric, 2),
+    d.n,
     CASE WHEN bool_and(o.timed_out OR (o.n = d.n AND o.sum = d.sum)) THEN 'yes' ELSE 'NO' END)
 FROM timings d
 JOIN LATERAL (SELECT * FROM timings o WHERE o.ord = d.ord AND o.alt <> 'default' ORDER BY o.ms LIMIT 1) b ON true
@@ -115,6 +129,13 @@ JOIN timings o ON o.ord = d.ord AND o.alt <> 'default'
 WHERE d.alt = 'default'
 GROUP BY d.ord, d.shape, d.family, d.ms, d.timed_out, d.n, b.alt, b.family, b.ms, b.timed_out
 ORDER BY d.ord;
+SELECT '';
+-- the LEFT JOIN that lists the holes hitting nothing against the inner
+-- batch join of the same tables (target <= 1.5)
+SELECT format('LEFT JOIN listing the holes that hit nothing, default plan (%s): %s ms; the inner join as a batch join (best ExactJoin run): %s ms; ratio %s',
+    l.family, round(l.ms::numeric, 1), round(i.ms::numeric, 1), round((l.ms / i.ms)::numeric, 2))
+FROM timings l, (SELECT min(ms) AS ms FROM timings WHERE shape = 'inner join (every hole x every body)' AND family = 'ExactJoin') i
+WHERE l.shape = 'LEFT JOIN, holes that hit nothing' AND l.alt = 'default';
 SELECT '';
 SELECT '<details><summary>every alternative (ms, plan)</summary>';
 SELECT '';
