@@ -39,7 +39,7 @@ typedef enum ExactJoinPrivate
 	EJP_COUNT
 } ExactJoinPrivate;
 
-/* GUC exactgpu.enable_batch_join. */
+/* GUC exactgpu.enable_batch_join (defined in custom_join.c, kept in custom_join_common.c). */
 extern bool exactgpu_enable_batch_join;
 
 /* Install the planner hook and the plan node's methods (from _PG_init). */
