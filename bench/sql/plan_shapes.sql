@@ -6,7 +6,8 @@
 -- best kept), timeout_ms (a run past it counts as that), lo (first hole id
 -- of the hole ranges), samples (how many), alts (which forced plans).
 -- Markdown rows to stdout.
--- Every plan runs reps times (once when a run takes over 5 s), the best kept.
+-- Every plan runs reps times (once when a run takes over 5 s or is
+-- cancelled at timeout_ms), the best kept.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 SET exactgpu.progress = off;
@@ -63,14 +64,25 @@ INSERT INTO alternatives VALUES
 -- alts: the alternatives to run, comma-separated ('all': every one)
 DELETE FROM alternatives WHERE :'alts' <> 'all' AND alt <> 'default' AND alt <> ALL (string_to_array(:'alts', ','));
 
--- the best of reps runs of q under settings: ms (timeout_ms where it ran
--- past), the plan's family, the rows' count and an order-free checksum
-CREATE FUNCTION pg_temp.run(q text, settings text[], reps int, OUT ms float8, OUT timed_out bool,
-  OUT family text, OUT n bigint, OUT sum numeric) LANGUAGE plpgsql AS $f$
-DECLARE t0 timestamptz; s text; line text; plan text := '';
+-- One run of shape ord under alternative alt: ms (timeout_ms where it was
+-- cancelled), the plan's family, the rows' count and an order-free
+-- checksum, into runs. Each run is a statement of its own (\gexec below),
+-- so that statement_timeout, armed at a statement's start, bounds it; a
+-- run is skipped once one of the same pair was cancelled or took over 5 s.
+CREATE TEMP TABLE runs (ord int, shape text, alt text, ms float8, timed_out bool, family text,
+  n bigint, sum numeric);
+CREATE FUNCTION pg_temp.run(s_ord int, s_alt text) RETURNS void LANGUAGE plpgsql AS $f$
+DECLARE t0 timestamptz; s text; line text; plan text := ''; q text; settings text[];
+  r runs%ROWTYPE;
 BEGIN
+  IF EXISTS (SELECT 1 FROM runs WHERE ord = s_ord AND alt = s_alt AND (timed_out OR ms > 5000)) THEN
+    RETURN;
+  END IF;
+  SELECT sh.q, sh.shape INTO q, r.shape FROM shapes sh WHERE sh.ord = s_ord;
+  SELECT a.settings INTO settings FROM alternatives a WHERE a.alt = s_alt;
+  r.ord := s_ord; r.alt := s_alt;
   -- each alternative from the session's settings (set_config is local to
-  -- the transaction, which every run shares)
+  -- the transaction)
   FOREACH s IN ARRAY ARRAY['exactgpu.enable_batch_join', 'enable_nestloop', 'enable_hashjoin',
       'enable_mergejoin', 'enable_indexscan', 'enable_bitmapscan'] LOOP
     PERFORM set_config(s, 'on', true);
@@ -79,31 +91,29 @@ BEGIN
     PERFORM set_config(split_part(s, '=', 1), split_part(s, '=', 2), true);
   END LOOP;
   FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP plan := plan || line || E'\n'; END LOOP;
-  family := CASE WHEN plan ~ 'ExactJoin' THEN 'ExactJoin' || CASE WHEN plan ~ 'Join Type: (\w+)' THEN ' ' || substring(plan FROM 'Join Type: (\w+)') ELSE '' END
+  r.family := CASE WHEN plan ~ 'ExactJoin' THEN 'ExactJoin' || CASE WHEN plan ~ 'Join Type: (\w+)' THEN ' ' || substring(plan FROM 'Join Type: (\w+)') ELSE '' END
     ELSE coalesce(substring(plan FROM '(Nested Loop|Hash Join|Merge Join|Hash Right Join|Hash Left Join|Hash Anti Join|Hash Semi Join)[^\n]*'), '?') END;
-  ms := 1e30; timed_out := false;
-  PERFORM set_config('statement_timeout', current_setting('plan_shapes.timeout_ms'), true);
-  FOR i IN 1..reps LOOP
-    BEGIN
-      t0 := clock_timestamp();
-      EXECUTE 'SELECT count(*), sum(hashtext(s::text)::numeric) FROM (' || q || ') s' INTO n, sum;
-      ms := least(ms, extract(epoch FROM clock_timestamp() - t0) * 1000);
-    EXCEPTION WHEN query_canceled THEN
-      ms := current_setting('plan_shapes.timeout_ms')::float8; timed_out := true; n := NULL; sum := NULL;
-      EXIT;
-    END;
-    -- a slow run is not repeated
-    EXIT WHEN ms > 5000;
-  END LOOP;
-  PERFORM set_config('statement_timeout', '0', true);
+  r.timed_out := false;
+  BEGIN
+    t0 := clock_timestamp();
+    EXECUTE 'SELECT count(*), sum(hashtext(s::text)::numeric) FROM (' || q || ') s' INTO r.n, r.sum;
+    r.ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+  EXCEPTION WHEN query_canceled THEN
+    r.ms := current_setting('plan_shapes.timeout_ms')::float8; r.timed_out := true; r.n := NULL; r.sum := NULL;
+  END;
+  INSERT INTO runs SELECT r.*;
   -- progress, on stderr
-  RAISE WARNING 'plan_shapes: % ms %', round(ms::numeric), family;
+  RAISE WARNING 'plan_shapes: % ms %', round(r.ms::numeric), r.family;
 END $f$;
 
+SELECT format('SET statement_timeout = %s', :'timeout_ms'),
+  format('SELECT pg_temp.run(%s, %L)', s.ord, a.alt),
+  'SET statement_timeout = 0'
+FROM shapes s, alternatives a, generate_series(1, :reps) rep ORDER BY rep, s.ord, a.alt \gexec
+
+-- the best run of each pair
 CREATE TEMP TABLE timings AS
-  SELECT s.ord, s.shape, a.alt, r.* FROM shapes s CROSS JOIN alternatives a,
-    LATERAL pg_temp.run(s.q, a.settings, :reps) r
-  ORDER BY s.ord, a.alt;
+  SELECT DISTINCT ON (ord, alt) * FROM runs ORDER BY ord, alt, ms;
 \o
 \pset tuples_only on
 \pset format unaligned
@@ -131,10 +141,15 @@ GROUP BY d.ord, d.shape, d.family, d.ms, d.timed_out, d.n, b.alt, b.family, b.ms
 ORDER BY d.ord;
 SELECT '';
 -- the LEFT JOIN that lists the holes hitting nothing against the inner
--- batch join of the same tables (target <= 1.5)
-SELECT format('LEFT JOIN listing the holes that hit nothing, default plan (%s): %s ms; the inner join as a batch join (best ExactJoin run): %s ms; ratio %s',
-    l.family, round(l.ms::numeric, 1), round(i.ms::numeric, 1), round((l.ms / i.ms)::numeric, 2))
-FROM timings l, (SELECT min(ms) AS ms FROM timings WHERE shape = 'inner join (every hole x every body)' AND family = 'ExactJoin') i
+-- batch join of the same tables (target <= 1.5): the default run, and the
+-- best run of the same plan family (the same plan's runs vary by several
+-- times on a busy machine), against the best ExactJoin run of the inner join
+SELECT format('LEFT JOIN listing the holes that hit nothing, default plan (%s): %s ms (best run of that plan %s ms); the inner join as a batch join (best ExactJoin run): %s ms; ratio %s (best runs: %s)',
+    l.family, round(l.ms::numeric, 1), round(lb.ms::numeric, 1), round(i.ms::numeric, 1),
+    round((l.ms / i.ms)::numeric, 2), round((lb.ms / i.ms)::numeric, 2))
+FROM timings l,
+  LATERAL (SELECT min(ms) AS ms FROM runs r WHERE r.ord = l.ord AND r.family = l.family) lb,
+  (SELECT min(ms) AS ms FROM runs WHERE shape = 'inner join (every hole x every body)' AND family = 'ExactJoin') i
 WHERE l.shape = 'LEFT JOIN, holes that hit nothing' AND l.alt = 'default';
 SELECT '';
 SELECT '<details><summary>every alternative (ms, plan)</summary>';
