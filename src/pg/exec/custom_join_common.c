@@ -40,13 +40,19 @@ plain_select(PlannerInfo *root)
 	return true;
 }
 
+/* GUC exactgpu.enable_batch_join (defined by custom_join.c): read here,
+ * where both nodes' paths are decided, so that this file calls nothing of
+ * the planner's */
+bool		exactgpu_enable_batch_join = true;
+
 bool
 exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 						Path *outer_path, Path *inner_path)
 {
 	if (!exactgpu_enable_batch_join)
 		return false;
-	if (jointype != JOIN_INNER && jointype != JOIN_SEMI && jointype != JOIN_ANTI)
+	if (jointype != JOIN_INNER && jointype != JOIN_SEMI && jointype != JOIN_ANTI &&
+		jointype != JOIN_LEFT && jointype != JOIN_RIGHT && jointype != JOIN_FULL)
 		return false;
 	if (!plain_select(root))
 		return false;
@@ -81,13 +87,15 @@ exactgpu_join_device(bool small)
 void
 exactgpu_join_add_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 					   Path *outer_path, Path *inner_path, Expr *clause,
-					   List *others, List *ints, const CustomPathMethods *methods,
-					   double startup, double pairs)
+					   List *others, List *joinquals, List *ints,
+					   const CustomPathMethods *methods, double startup, double pairs)
 {
 	CustomPath *cpath;
-	QualCost	qcost;
+	QualCost	qcost,
+				jqcost;
 
 	cost_qual_eval(&qcost, others, root);
+	cost_qual_eval(&jqcost, joinquals, root);
 
 	cpath = makeNode(CustomPath);
 	cpath->path.pathtype = T_CustomScan;
@@ -106,14 +114,17 @@ exactgpu_join_add_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype
 	cpath->path.parallel_workers = 0;
 	cpath->path.rows = joinrel->rows;
 	cpath->path.startup_cost = startup + qcost.startup;
-	cpath->path.total_cost = cpath->path.startup_cost +
-		(jointype == JOIN_INNER ? pairs * qcost.per_tuple : 0) +
+	/* an inner join's quals, an outer join's ON clauses, run on each pair;
+	 * an outer join's WHERE clauses on each row it hands out */
+	cpath->path.total_cost = cpath->path.startup_cost + jqcost.startup +
+		pairs * jqcost.per_tuple +
+		(jointype == JOIN_INNER ? pairs : joinrel->rows) * qcost.per_tuple +
 		joinrel->rows * cpu_tuple_cost;
 	cpath->path.pathkeys = NIL;
 	/* the scan tuple is projected to the join's target list (ps_ProjInfo) */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = list_make2(outer_path, inner_path);
-	cpath->custom_private = list_make3(clause, others, ints);
+	cpath->custom_private = list_make4(clause, others, ints, joinquals);
 	cpath->methods = methods;
 	add_path(joinrel, &cpath->path);
 }
@@ -162,7 +173,11 @@ exactgpu_join_plan_node(CustomPath *best_path, List *tlist, List *clauses,
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;
+	/* an outer join's other ON clauses ride beside the clause (custom_join_outer.c) */
 	cscan->custom_exprs = list_make1(copyObject(clause));
+	if (list_length(best_path->custom_private) > 3 && lfourth(best_path->custom_private) != NIL)
+		cscan->custom_exprs = lappend(cscan->custom_exprs,
+									  copyObject(lfourth(best_path->custom_private)));
 	cscan->custom_private = priv;
 	cscan->custom_scan_tlist = scan_tlist_of(outer->targetlist, inner->targetlist);
 	cscan->methods = methods;
@@ -337,7 +352,10 @@ void
 exactgpu_join_explain_kind(JoinType jointype, int device, ExplainState *es)
 {
 	if (jointype != JOIN_INNER)
-		ExplainPropertyText("Join Type", jointype == JOIN_SEMI ? "Semi" : "Anti", es);
+		ExplainPropertyText("Join Type",
+							jointype == JOIN_SEMI ? "Semi" : jointype == JOIN_ANTI ? "Anti" :
+							jointype == JOIN_LEFT ? "Left" : jointype == JOIN_RIGHT ? "Right" :
+							"Full", es);
 	ExplainPropertyText("Device", device == EXG_DEVICE_GPU ? "GPU" : "CPU", es);
 }
 

@@ -29,11 +29,14 @@ bool		exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType j
 int			exactgpu_join_device(bool small);
 
 /* Offer the batch join of outer_path and inner_path on clause (others: the
- * join's other clauses; ints: the node's integers) to joinrel. */
+ * join's other clauses, an outer join's WHERE clauses; joinquals: an outer
+ * join's other ON clauses, which decide what matches; ints: the node's
+ * integers) to joinrel. */
 void		exactgpu_join_add_path(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 								   Path *outer_path, Path *inner_path, Expr *clause,
-								   List *others, List *ints, const CustomPathMethods *methods,
-								   double startup, double pairs);
+								   List *others, List *joinquals, List *ints,
+								   const CustomPathMethods *methods, double startup,
+								   double pairs);
 
 /* PlanCustomPath of both nodes: the CustomScan of a path made as above. */
 Plan	   *exactgpu_join_plan_node(CustomPath *best_path, List *tlist, List *clauses,

@@ -36,6 +36,7 @@
 #include "exactgpu_engine.h"
 #include "custom_join.h"
 #include "custom_join_common.h"
+#include "custom_join_outer.h"
 #include "geom_cache.h"
 #include "join_options.h"
 #include "join_rows.h"
@@ -78,6 +79,7 @@ typedef struct ExactJoinState
 	uint64_t   *pairs;			/* (side 0 row << 32) | side 1 row, sorted */
 	size_t		npairs;
 	bool	   *matched;		/* semi/anti: outer tuples with a match */
+	ExactOuterJoin oj;			/* outer joins, semi/anti with ON clauses (custom_join_outer.c) */
 	size_t		next;			/* next pair, or next outer tuple */
 	int64		shown_left;		/* tuple of side 0 now in the scan slot */
 	/* for EXPLAIN ANALYZE, summed over runs */
@@ -173,8 +175,9 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 
 		exactgpu_join_init_child(node, &s->child, c, list_nth(ejs->clause->args, k),
 								 estate, eflags, &first);
-		s->keep_nulls = c == 0 && ejs->jointype != JOIN_INNER;
+		s->keep_nulls = exactgpu_outer_keeps_nulls(ejs->jointype, c);
 	}
+	exactgpu_outer_begin(&ejs->oj, node, ejs->jointype, ejs->outer);
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
 	ejs->shown_left = -1;
 }
@@ -365,7 +368,20 @@ run_join(ExactJoinState *ejs)
 	exactgpu_rows_release(&rows[0]);
 	exactgpu_rows_release(&rows[1]);
 
-	if (ejs->jointype != JOIN_INNER)
+	if (ejs->oj.active)
+	{
+		ExactOuterSide sides[2];
+
+		for (int k = 0; k < 2; k++)
+		{
+			sides[k].child = &ejs->side[k].child;
+			sides[k].tuples = ejs->side[k].tuples;
+			sides[k].ntuples = ejs->side[k].ntuples;
+			sides[k].row_tuple = ejs->side[k].row_tuple;
+		}
+		exactgpu_outer_start(&ejs->oj, ejs->run_cxt, ejs->pairs, ejs->npairs, sides);
+	}
+	else if (ejs->jointype != JOIN_INNER)
 	{
 		ExactJoinSide *o = &ejs->side[ejs->outer];
 
@@ -424,6 +440,8 @@ next_row(ScanState *ss)
 
 	if (!ejs->joined)
 		run_join(ejs);
+	if (ejs->oj.active)
+		return exactgpu_outer_next(&ejs->oj, &ejs->css);
 	if (ejs->jointype == JOIN_INNER)
 	{
 		ExactJoinSide *s0 = &ejs->side[0],
@@ -491,6 +509,7 @@ exact_join_rescan(CustomScanState *node)
 	{
 		ejs->next = 0;
 		ejs->shown_left = -1;
+		exactgpu_outer_restart(&ejs->oj);
 		return;
 	}
 	run_reset(ejs);
@@ -503,6 +522,7 @@ exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExactJoinState *ejs = (ExactJoinState *) node;
 
 	exactgpu_join_explain_clause(node, ancestors, es, "Exact Predicate", (Node *) ejs->clause);
+	exactgpu_outer_explain(&ejs->oj, node, ancestors, es);
 	exactgpu_join_explain_kind(ejs->jointype, ejs->device, es);
 	if (!exactgpu_join_explain_runs(ejs->runs, ejs->device_used, es))
 		return;

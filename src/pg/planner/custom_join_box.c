@@ -170,6 +170,9 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 				startup;
 	int			device;
 
+	/* no outer joins: the box join's node hands out pairs only */
+	if (jointype != JOIN_INNER && jointype != JOIN_SEMI && jointype != JOIN_ANTI)
+		return;
 	if (!exactgpu_join_may_batch(root, joinrel, jointype, outer_path, inner_path))
 		return;
 
@@ -200,7 +203,7 @@ exactgpu_box_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *o
 	startup = outer_path->total_cost + inner_path->total_cost + work +
 		(device == EXG_DEVICE_GPU ? BOX_JOIN_GPU_STARTUP : BOX_JOIN_CPU_STARTUP);
 	exactgpu_join_add_path(root, joinrel, jointype, outer_path, inner_path, clause, others,
-						   list_make5_int(kind, swapped, device, jointype, (int) addbbox),
+						   NIL, list_make5_int(kind, swapped, device, jointype, (int) addbbox),
 						   &box_join_path_methods, startup, pairs);
 }
 

@@ -31,7 +31,8 @@
 #include "optimizer/paths.h"
 #include "optimizer/plancat.h"
 
-#include "custom_join.h"
+#include "exact_clause.h"
+#include "join_cost.h"
 
 static set_rel_pathlist_hook_type prev_rel_pathlist_hook = NULL;
 
@@ -58,9 +59,7 @@ exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, 
 					w1;
 		bool		first_probed;
 
-		if (!IsA(ri->clause, FuncExpr) ||
-			exactgpu_exact_predicate_of(((FuncExpr *) ri->clause)->funcid) == EXACT_PRED_NONE ||
-			list_length(((FuncExpr *) ri->clause)->args) != 2)
+		if (exactgpu_exact_call_of((Node *) ri->clause) == EXACT_PRED_NONE)
 			continue;
 		f = (FuncExpr *) ri->clause;
 		memset(&qc, 0, sizeof(qc));
@@ -69,8 +68,12 @@ exact_calls_cost(PlannerInfo *root, RelOptInfo *rel, List *clauses, Cost *call, 
 		w0 = exactgpu_geometry_width(root, linitial(f->args));
 		w1 = exactgpu_geometry_width(root, lsecond(f->args));
 		first_probed = bms_equal(pull_varnos(root, linitial(f->args)), rel->relids);
+		/* the probed table's values stay cached where they all fit */
 		if (first_probed == (w0 >= w1))
-			*parse += exactgpu_call_parse_cost(Max(w0, w1));
+		{
+			if (rel->tuples > EXACT_CACHE_ROOM_EARLY_STOP)
+				*parse += exactgpu_call_reparse_cost(Max(w0, w1));
+		}
 		else
 			*per_probe += exactgpu_call_parse_cost(Max(w0, w1));
 	}

@@ -23,7 +23,8 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
-#include "custom_join.h"
+#include "exact_clause.h"
+#include "join_cost.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_support_3d);
 PG_FUNCTION_INFO_V1(exactgpu_support_2d);

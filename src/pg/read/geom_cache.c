@@ -8,7 +8,7 @@
 
 #include "exactgpu_engine.h"
 
-#define GEOM_CACHE_ENTRIES 8
+#define GEOM_CACHE_ENTRIES EXACTGPU_GEOM_CACHE_ENTRIES
 /* Prepared geometries kept per call site; a 10^6-triangle body is ~150 MB. */
 #define GEOM_CACHE_BUDGET ((Size) 1024 * 1024 * 1024)
 

@@ -13,6 +13,9 @@
 #include "exactgpu.h"
 #include "exactgpu_engine.h"
 
+/* Prepared geometries kept per call site (the planner prices its misses: join_cost.h). */
+#define EXACTGPU_GEOM_CACHE_ENTRIES 8
+
 /*
  * The prepared geometry of argument argno. keep, if not NULL, is a geometry
  * returned earlier in this call that must not be evicted to make room.

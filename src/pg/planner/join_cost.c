@@ -1,0 +1,197 @@
+/*
+ * join_cost.c — the prices of join_cost.h: a join's re-reads row by row,
+ * and the batch join's read and join.
+ */
+#include "exactgpu.h"
+
+#include <math.h>
+
+#include "access/heaptoast.h"
+#include "optimizer/cost.h"
+
+#include "exactgpu_engine.h"
+#include "join_cost.h"
+#include "join_options.h"
+#include "join_rows.h"
+
+/*
+ * Row by row: the outer argument is parsed once per outer row and then
+ * cached (it is the most recently used entry on every call); the inner one
+ * stays cached when the values it cycles through fit beside it, and is
+ * re-read on every call otherwise. Only the larger argument's parses are
+ * missing from the call's price (which counts the smaller's every call).
+ */
+Cost
+exactgpu_reparse_cost(double calls, double outer_rows, double outer_width,
+					  double inner_values, double inner_width, double room)
+{
+	Cost		cost = 0;
+
+	if (inner_width > outer_width)
+	{
+		double		reads = inner_values > room ? calls : Min(calls, inner_values);
+
+		cost += reads * exactgpu_call_reparse_cost(inner_width);
+	}
+	else
+		cost += Min(calls, outer_rows) * exactgpu_call_reparse_cost(outer_width);
+	return cost;
+}
+
+/*
+ * What the batch join costs, in the planner's units. Each constant is a
+ * phase of the join measured at one thread on the 2-core build machine
+ * (EXPLAIN ANALYZE of the cases of bench/sql/cost_model.sh, 2026-11-24:
+ * bench/results/2026-11-24-cpu2-cost-model-threads.md), where one
+ * cpu_operator_cost ("an op") is about 7.25 ns
+ * (bench/results/2026-11-24-cpu2-cost-model.md).
+ *
+ * In the leader, one process (serial):
+ */
+/* a row read from a child, beyond cpu_tuple_cost: 0.15 us (100,000 points) */
+#define EXACT_JOIN_ROW_OPS				16.0
+/* a row stored in line copied: 0.8 ns a byte (20,000 holes of 812 bytes) */
+#define EXACT_JOIN_COPY_OPS_PER_BYTE	0.1
+/* a row stored out of line detoasted: 1.0-1.4 ns a byte (30 bodies of 690 kB,
+ * 100 of 104 kB); 1.7 on the H100 machine (h100-read3) */
+#define EXACT_JOIN_DETOAST_OPS_PER_BYTE	0.18
+
+/* On the worker pool (parallel): */
+/* parsing: 0.4 (bodies) to 1.0 (holes) ns a byte */
+#define EXACT_JOIN_PARSE_OPS_PER_BYTE	0.1
+/* 2D polygons are triangulated as they are parsed: 21 ns a byte (2,000
+ * 33-gons); a point row's first bytes parse as in 3D */
+#define EXACT_JOIN_PARSE_2D_OPS_PER_BYTE 3.0
+#define EXACT_JOIN_POINT_BYTES			64.0
+/* a primitive classified and put in the grid: 0.24-0.28 us (262,800 to
+ * 674,097 primitives; 45 rather than 33-39 ops keeps the 20,000 holes x 100
+ * bodies of 55 kB a nested loop on 2 cores, as it measured) */
+#define EXACT_JOIN_PREP_OPS				45.0
+/* a row pair of the box estimate: 0.5-1.0 us of tests (holes x bodies) */
+#define EXACT_JOIN_PAIR_OPS				140.0
+/*
+ * ... of a point-in-solid join: a candidate is located through its body's
+ * column, 2.5 us (15,353 samples x 29 bodies) against 0.3 us for a segment
+ * against a triangle; priced so that this case, 5.6x slower batched than
+ * row by row, stays a nested loop, and its EXISTS form (1.5x faster
+ * batched: the nested loop's semi join is priced as an inner one) does not.
+ */
+#define EXACT_JOIN_SOLID_PAIR_OPS		320.0
+/* The primitives of a row are not known: about 32 bytes each (a hole's
+ * segment 26, a 2D polygon's triangle 19, a TIN's triangle 104 bytes). */
+#define EXACT_JOIN_BYTES_PER_PRIM		32.0
+
+/*
+ * t threads run the parallel phases t^0.55 times faster: 1.37-1.57x on 2
+ * (the 2-core machine, quiet), 2.8-6.4x on 11-16 (the H100 machine's 16
+ * cores; its forced batch joins against these phases scaled by its slower
+ * cores, on which the same nested loops ran 1.4-2.1x slower:
+ * bench/results/2026-11-24-h100-custom-join-cost.md).
+ */
+#define EXACT_JOIN_THREAD_EXPONENT		0.55
+/*
+ * The parallel read: p processes detoast and flatten the out-of-line rows
+ * p^0.73 times faster (16 read the large mine's bodies 7.6x faster than
+ * one: 308 against 2,334 ms, h100-read3).
+ */
+#define EXACT_JOIN_READ_EXPONENT		0.73
+
+/* The GPU, measured on the H100 machine (h100-read3, h100-custom-join-2): */
+/* upload: the large mine's 1 GB in 34-59 ms, about 0.06 ns a byte */
+#define EXACT_JOIN_UPLOAD_OPS_PER_BYTE	0.01
+/* the join: 71-106 ms for its 10.6 million primitives, about 8 ns each */
+#define EXACT_JOIN_GPU_PRIM_OPS			1.0
+/*
+ * A GPU join's fixed cost: 15-25 ms a join once the GPU is set up, and
+ * 194-359 ms to set it up in a backend's first (25,000 units, 72 ms at
+ * 2.9 us a unit, between the two). Starting the CPU's: the pool's dispatch.
+ */
+#define EXACT_JOIN_GPU_STARTUP			25000.0
+/* ... and once this backend has set its GPU up (exg_gpu_setup_ns() > 0): 20 ms */
+#define EXACT_JOIN_GPU_STARTUP_WARM		7000.0
+#define EXACT_JOIN_CPU_STARTUP			50.0
+
+
+/*
+ * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
+ * `pairs` row pairs estimated, children excluded, on the device the
+ * executor will use: the serial part (reading, detoasting) once, the
+ * parallel part (parsing, the engine) divided by what the threads gain.
+ * Under exactgpu.device = auto the GPU where one may be, the join is big
+ * enough for it (exactgpu.gpu_min_primitives, as the executor decides) and
+ * it is the cheaper; *device says which.
+ */
+Cost
+exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double width[2],
+						 double pairs, int *device)
+{
+	double		nrows = 0,
+				bytes = 0,
+				toast_bytes = 0,
+				toast_rows = 0,
+				inline_bytes = 0,
+				prims = 0,
+				parse = 0,
+				serial,
+				engine,
+				pair_ops,
+				procs,
+				read_speedup,
+				cpu,
+				gpu;
+	int			threads,
+				parse_threads;
+
+	for (int k = 0; k < 2; k++)
+	{
+		double		b = rows[k] * width[k];
+
+		nrows += rows[k];
+		bytes += b;
+		/* PostGIS stores geometries compressed in line up to about 2 kB */
+		if (width[k] > TOAST_TUPLE_THRESHOLD)
+		{
+			toast_bytes += b;
+			toast_rows += rows[k];
+		}
+		else
+			inline_bytes += b;
+		prims += rows[k] * Max(1.0, width[k] / EXACT_JOIN_BYTES_PER_PRIM);
+		parse += b * EXACT_JOIN_PARSE_OPS_PER_BYTE;
+		if (pred == EXACT_PRED_2D)
+			parse += rows[k] * Max(0.0, width[k] - EXACT_JOIN_POINT_BYTES) *
+				EXACT_JOIN_PARSE_2D_OPS_PER_BYTE;
+	}
+	parse *= cpu_operator_cost;
+
+	/* the leader reads every row; out-of-line ones it detoasts, unless workers do */
+	serial = nrows * (cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
+		inline_bytes * EXACT_JOIN_COPY_OPS_PER_BYTE * cpu_operator_cost;
+	procs = 1 + exactgpu_read_workers_planned(toast_rows, inline_bytes, bytes);
+	read_speedup = pow(procs, EXACT_JOIN_READ_EXPONENT);
+	serial += toast_bytes * EXACT_JOIN_DETOAST_OPS_PER_BYTE * cpu_operator_cost / read_speedup;
+
+	/* parsing on the pool, a row to a thread at most (or by the read's workers) */
+	parse_threads = exactgpu_threads_planned(bytes, EXACTGPU_PARSE_BYTES_PER_THREAD);
+	parse_threads = (int) Min((double) parse_threads, Max(nrows, 1.0));
+	parse /= procs > 1 ? read_speedup : pow(parse_threads, EXACT_JOIN_THREAD_EXPONENT);
+
+	/* the engine on the CPU: threads sized to the primitives, as at run time */
+	pair_ops = pred == EXACT_PRED_SOLID3D ? EXACT_JOIN_SOLID_PAIR_OPS : EXACT_JOIN_PAIR_OPS;
+	engine = (prims * EXACT_JOIN_PREP_OPS + pairs * pair_ops) * cpu_operator_cost;
+	threads = exactgpu_threads_planned(prims, PRIMS_PER_THREAD);
+	cpu = serial + parse + engine / pow(threads, EXACT_JOIN_THREAD_EXPONENT) +
+		EXACT_JOIN_CPU_STARTUP;
+
+	/* on the GPU: the same read, the uploads, the join */
+	gpu = serial + parse +
+		(exg_gpu_setup_ns() > 0 ? EXACT_JOIN_GPU_STARTUP_WARM : EXACT_JOIN_GPU_STARTUP) +
+		(bytes * EXACT_JOIN_UPLOAD_OPS_PER_BYTE + prims * EXACT_JOIN_GPU_PRIM_OPS + pairs) *
+		cpu_operator_cost;
+
+	*device = exactgpu_device;
+	if (*device == EXG_DEVICE_AUTO)
+		*device = prims >= exactgpu_gpu_min_primitives && gpu < cpu && exg_gpu_present_hint()
+			? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+	return *device == EXG_DEVICE_GPU ? gpu : cpu;
+}
