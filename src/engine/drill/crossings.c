@@ -329,100 +329,59 @@ perturbed_cross(const double *p, const double *q, const double *a, const double 
 
 /* ---- the surface's rim: edges used by one face ---- */
 
-typedef struct edge_key
+typedef struct edge_count
 {
-	double		v[6];			/* the lexicographically smaller end first */
-} edge_key;
+	const exg_prims *pr;
+	const double *a;
+	const double *b;
+	size_t		n;
+} edge_count;
+
+static bool
+same_xyz(const double *p, const double *q)
+{
+	return p[0] == q[0] && p[1] == q[1] && p[2] == q[2];
+}
 
 static int
-cmp_xyz(const double *a, const double *b)
+count_edge_use(void *ctx, uint32_t prim)
 {
+	edge_count *ec = ctx;
+	const exg_prim *q = &ec->pr->prims[prim];
+	bool		has_a = false,
+				has_b = false;
 	int			k;
 
+	if (q->kind != EXG_SIMPLEX_TRIANGLE)
+		return 0;
 	for (k = 0; k < 3; k++)
-		if (a[k] != b[k])
-			return a[k] < b[k] ? -1 : 1;
+	{
+		has_a |= same_xyz(&ec->pr->xyz[3 * q->v[k]], ec->a);
+		has_b |= same_xyz(&ec->pr->xyz[3 * q->v[k]], ec->b);
+	}
+	ec->n += has_a && has_b;
 	return 0;
 }
 
-static int
-cmp_edge(const void *x, const void *y)
-{
-	const edge_key *a = x,
-			   *b = y;
-	int			c = cmp_xyz(a->v, b->v);
-
-	return c ? c : cmp_xyz(a->v + 3, b->v + 3);
-}
-
-static void
-make_key(edge_key *k, const double *a, const double *b)
-{
-	if (cmp_xyz(a, b) > 0)
-	{
-		const double *t = a;
-
-		a = b;
-		b = t;
-	}
-	memcpy(k->v, a, 3 * sizeof(double));
-	memcpy(k->v + 3, b, 3 * sizeof(double));
-}
-
-typedef struct rim
-{
-	edge_key   *e;
-	size_t		n;
-	bool		built;
-} rim;
-
-static exg_status
-rim_build(rim *r, const exg_prims *pr, exg_error *err)
-{
-	size_t		t,
-				n = 0;
-
-	r->e = malloc((pr->nprims * 3 + 1) * sizeof(edge_key));
-	if (r->e == NULL)
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for the surface's edges");
-	for (t = 0; t < pr->nprims; t++)
-	{
-		const exg_prim *q = &pr->prims[t];
-		int			k;
-
-		if (q->kind != EXG_SIMPLEX_TRIANGLE)
-			continue;
-		for (k = 0; k < 3; k++)
-			make_key(&r->e[n++], &pr->xyz[3 * q->v[k]], &pr->xyz[3 * q->v[(k + 1) % 3]]);
-	}
-	qsort(r->e, n, sizeof(edge_key), cmp_edge);
-	r->n = n;
-	r->built = true;
-	return EXG_OK;
-}
-
-/* How many faces use edge ab. */
+/*
+ * How many faces (triangles of the view) have edge ab, found through the
+ * index around the edge's box: a rim test costs a local query, not a table
+ * of every edge of a big surface per hole.
+ */
 static size_t
-rim_count(const rim *r, const double *a, const double *b)
+edge_use(const exg_view *v, const double *a, const double *b)
 {
-	edge_key	k;
-	size_t		lo = 0,
-				hi = r->n,
-				c = 0;
+	edge_count	ec = {&v->prims, a, b, 0};
+	double		box[6];
+	int			c;
 
-	make_key(&k, a, b);
-	while (lo < hi)
+	for (c = 0; c < 3; c++)
 	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (cmp_edge(&r->e[mid], &k) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		box[c] = a[c] < b[c] ? a[c] : b[c];
+		box[3 + c] = a[c] < b[c] ? b[c] : a[c];
 	}
-	while (lo + c < r->n && cmp_edge(&r->e[lo + c], &k) == 0)
-		c++;
-	return c;
+	exg_view_query(v, box, count_edge_use, &ec);
+	return ec.n;
 }
 
 /* Is the rational point x on the closed segment ab? */
@@ -556,26 +515,24 @@ out_add(exg_crossing **out, size_t *n, size_t *cap, const exg_crossing *c)
 }
 
 /* Kind of the one-point piece made of ps[first .. last]. */
-static exg_status
-point_kind(const exg_prims *pr, const double *xyz, size_t nseg, pieces *ps, size_t first,
-		   size_t last, rim *r, uint8_t *kind, exg_error *err)
+static void
+point_kind(const exg_view *v, const double *xyz, size_t nseg, pieces *ps, size_t first,
+		   size_t last, uint8_t *kind)
 {
+	const exg_prims *pr = &v->prims;
 	const piece *p0 = &ps->p[first];
 	mpq_t		x[3];
 	bool		on_rim = false;
 	size_t		k;
 	int			c,
 				parity = 0;
-	exg_status	st;
 
 	if ((p0->seg0 == 0 && mpq_sgn(p0->t0) == 0) ||
 		(p0->seg0 == nseg - 1 && mpq_cmp_ui(p0->t0, 1, 1) == 0))
 	{
 		*kind = EXG_CROSSING_TOUCH;	/* the hole starts or ends on the surface */
-		return EXG_OK;
+		return;
 	}
-	if (!r->built && (st = rim_build(r, pr, err)) != EXG_OK)
-		return st;
 	/* the point, exactly */
 	for (c = 0; c < 3; c++)
 	{
@@ -592,7 +549,7 @@ point_kind(const exg_prims *pr, const double *xyz, size_t nseg, pieces *ps, size
 			const double *a = &pr->xyz[3 * q->v[e]],
 					   *b = &pr->xyz[3 * q->v[(e + 1) % 3]];
 
-			on_rim = rim_count(r, a, b) == 1 && q_on_segment(x, a, b);
+			on_rim = q_on_segment(x, a, b) && edge_use(v, a, b) == 1;
 		}
 	}
 	for (c = 0; c < 3; c++)
@@ -600,7 +557,7 @@ point_kind(const exg_prims *pr, const double *xyz, size_t nseg, pieces *ps, size
 	if (on_rim)
 	{
 		*kind = EXG_CROSSING_TOUCH;	/* near its rim the surface has no two sides */
-		return EXG_OK;
+		return;
 	}
 	for (k = first; k <= last; k++)
 	{
@@ -612,7 +569,6 @@ point_kind(const exg_prims *pr, const double *xyz, size_t nseg, pieces *ps, size
 			parity ^= 1;
 	}
 	*kind = parity ? EXG_CROSSING_THROUGH : EXG_CROSSING_TOUCH;
-	return EXG_OK;
 }
 
 exg_status
@@ -624,7 +580,6 @@ exg_crossings(exg_prepared *g, const double *xyz, const double *m, size_t n,
 	exg_status	st;
 	pieces		ps = {NULL, 0, 0};
 	cand		cd = {NULL, 0, 0, false};
-	rim			r = {NULL, 0, false};
 	double	   *cum = NULL,
 			   *len = NULL;
 	size_t		nseg = n > 0 ? n - 1 : 0,
@@ -746,11 +701,8 @@ exg_crossings(exg_prepared *g, const double *xyz, const double *m, size_t n,
 							   ps.p[first].t0);
 		if (cmp_pos(ps.p[first].seg0, ps.p[first].t0, endseg, endt) < 0)
 			cr.kind = EXG_CROSSING_ALONG;
-		else if ((st = point_kind(pr, xyz, nseg, &ps, first, last, &r, &cr.kind, err)) != EXG_OK)
-		{
-			mpq_clear(endt);
-			goto done;
-		}
+		else
+			point_kind(v, xyz, nseg, &ps, first, last, &cr.kind);
 		mpq_clear(endt);
 		if (!out_add(out, nout, &cap, &cr))
 		{
@@ -769,7 +721,6 @@ done:
 	}
 	pieces_free(&ps);
 	free(cd.ids);
-	free(r.e);
 	free(cum);
 	free(len);
 	return st;
