@@ -11,10 +11,12 @@
 
 -- The trace of a hole from its collar (POINT Z) and surveys (depth along
 -- the hole, azimuth degrees clockwise from grid north, dip degrees negative
--- downward), as a LINESTRING ZM with M = measured depth. Not STRICT: a
--- NULL method or end_depth takes the default.
+-- downward), as a LINESTRING ZM with M = measured depth; step adds points
+-- every step metres of depth. Not STRICT: a NULL method, end_depth or step
+-- takes the default.
 CREATE FUNCTION ST_ExactDesurvey(collar geometry, depths float8[], azimuths float8[],
-	dips float8[], method text DEFAULT 'minimum_curvature', end_depth float8 DEFAULT NULL)
+	dips float8[], method text DEFAULT 'minimum_curvature', end_depth float8 DEFAULT NULL,
+	step float8 DEFAULT NULL)
 	RETURNS geometry
 	AS 'MODULE_PATHNAME', 'exactgpu_desurvey'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -39,8 +41,8 @@ CREATE FUNCTION ST_ExactSection(geom geometry, section_line geometry, local bool
 	AS 'MODULE_PATHNAME', 'exactgpu_section_vertical'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION ST_ExactDesurvey(geometry, float8[], float8[], float8[], text, float8) IS
-	'Drill-hole trace from a collar POINT Z and surveys (depth, azimuth clockwise from grid north, dip negative down, degrees) as LINESTRING ZM, M = measured depth; method minimum_curvature (default), tangent or balanced_tangent; end_depth extends the last survey; formulas and operation order fixed (docs/geologists.md)';
+COMMENT ON FUNCTION ST_ExactDesurvey(geometry, float8[], float8[], float8[], text, float8, float8) IS
+	'Drill-hole trace from a collar POINT Z and surveys (depth, azimuth clockwise from grid north, dip negative down, degrees) as LINESTRING ZM, M = measured depth; method minimum_curvature (default), tangent or balanced_tangent; end_depth extends the last survey; step adds a point every step metres (on the arc for minimum curvature); formulas and operation order fixed (docs/geologists.md)';
 COMMENT ON FUNCTION ST_ExactCrossings3D(geometry, geometry) IS
 	'Every crossing of a hole (LINESTRING Z/ZM) with a surface (TIN Z, POLYHEDRALSURFACE Z, open or closed): depth (from M when present, else 3D length from the first vertex), kind through/touch/along decided exactly, the point rounded once, the face (1-based)';
 COMMENT ON FUNCTION ST_ExactSection(geometry, geometry, geometry, geometry) IS

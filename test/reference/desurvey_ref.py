@@ -88,8 +88,25 @@ def rad(deg):
     return D(deg) * PI / 180
 
 
-def desurvey(collar, depths, azimuths, dips, method="minimum_curvature", end_depth=None):
-    """[(x, y, z, md)] as Decimals: collar, each survey below it, the end."""
+def _steps(step, md1, md2):
+    """The depths j * step (each rounded to a double) strictly between md1 and md2."""
+    if step is None:
+        return []
+    out, j = [], int(md1 // step) + 1
+    while float(j) * step < md2:
+        if float(j) * step > md1:
+            out.append(D(float(j) * step))
+        j += 1
+    return out
+
+
+def desurvey(collar, depths, azimuths, dips, method="minimum_curvature", end_depth=None,
+             step=None):
+    """[(x, y, z, md)] as Decimals: collar, each survey below it, the end;
+    with a step, the points at depths j * step between them: on the
+    circular arc for minimum curvature, from its closed form
+    p1 + L / (beta sin beta) ((cos((1 - f) beta) - cos beta) t1 + (1 - cos(f beta)) t2),
+    f = (md - md1) / L; on the chord for the tangent methods."""
     x, y, z = (D(c) for c in collar)
     out = [(x, y, z, D(0))]
 
@@ -99,6 +116,8 @@ def desurvey(collar, depths, azimuths, dips, method="minimum_curvature", end_dep
 
     if D(depths[0]) > 0:
         e, n, u = unit(0)
+        for md in _steps(step, 0.0, depths[0]):
+            out.append((x + md * e, y + md * n, z + md * u, md))
         md = D(depths[0])
         x, y, z = x + md * e, y + md * n, z + md * u
         out.append((x, y, z, md))
@@ -121,10 +140,32 @@ def desurvey(collar, depths, azimuths, dips, method="minimum_curvature", end_dep
             dn = h * (sin(i1) * cos(a1) + sin(i2) * cos(a2))
             de = h * (sin(i1) * sin(a1) + sin(i2) * sin(a2))
             dv = h * (cos(i1) + cos(i2))
+        md1 = D(depths[k - 1])
+        t1 = (sin(i1) * sin(a1), sin(i1) * cos(a1), -cos(i1))
+        t2 = (sin(i2) * sin(a2), sin(i2) * cos(a2), -cos(i2))
+        for md in _steps(step, depths[k - 1], depths[k]):
+            fr = (md - md1) / dmd
+            if method == "minimum_curvature":
+                cb = cos(i2 - i1) - sin(i1) * sin(i2) * (1 - cos(a2 - a1))
+                beta = acos(cb)
+                if beta == 0:
+                    v = tuple((md - md1) * t for t in t1)
+                else:
+                    w1 = (cos((1 - fr) * beta) - cos(beta)) * dmd / (beta * sin(beta))
+                    w2 = (1 - cos(fr * beta)) * dmd / (beta * sin(beta))
+                    v = tuple(w1 * p + w2 * q for p, q in zip(t1, t2))
+            elif method == "tangent":
+                v = tuple((md - md1) * t for t in t2)
+            else:
+                v = tuple(fr * d for d in (de, dn, -dv))
+            out.append((x + v[0], y + v[1], z + v[2], md))
         x, y, z = x + de, y + dn, z - dv
         out.append((x, y, z, D(depths[k])))
     if end_depth is not None and D(end_depth) > D(depths[-1]):
         i, a = rad(D(90) + D(dips[-1])), rad(azimuths[-1])
+        for md in _steps(step, depths[-1], end_depth):
+            dd = md - D(depths[-1])
+            out.append((x + dd * sin(i) * sin(a), y + dd * sin(i) * cos(a), z - dd * cos(i), md))
         dmd = D(end_depth) - D(depths[-1])
         x, y, z = x + dmd * sin(i) * sin(a), y + dmd * sin(i) * cos(a), z - dmd * cos(i)
         out.append((x, y, z, D(end_depth)))
@@ -151,6 +192,13 @@ def cases():
                [270.0, 275.0, 281.5], [-55.0, -57.5, -61.0], 180.0))
     cs.append(("north_wrap", (0.0, 0.0, 0.0), [0.0, 25.0, 50.0, 75.0],
                [355.0, 2.0, -7.0, 359.5], [-45.0, -46.0, -44.0, -47.0], None))
+    # points every step metres: on the arc, the chords, the straight ends
+    cs.append(("step_1m", (500100.0, 7000200.0, 400.0), [5.0, 20.0, 33.5],
+               [20.0, 35.0, 80.0], [-60.0, -40.0, -75.0], 40.0, 1.0))
+    cs.append(("step_0_3m_big_dogleg", (0.0, 0.0, 0.0), [0.0, 6.0], [0.0, 150.0],
+               [-10.0, 20.0], None, 0.3))
+    cs.append(("step_tiny_dogleg", (500000.0, 7000000.0, 350.0), [0.0, 50.0],
+               [10.0, 10.000000001], [-70.0, -70.0], None, 7.0))
     for h in range(8):
         n = rng.randint(3, 40)
         depths, d = [], 0.0
@@ -170,7 +218,7 @@ def cases():
                   rng.uniform(-100, 1500))
         cs.append(("random_%d" % h, collar, depths, az, dip,
                    depths[-1] + rng.uniform(0, 20) if rng.random() < 0.5 else None))
-    return cs
+    return [c if len(c) == 7 else c + (None,) for c in cs]
 
 
 def write_sql(f):
@@ -179,14 +227,15 @@ def write_sql(f):
       "-- against an independent 60-digit decimal desurvey written from the textbook\n"
       "-- formulas; every vertex within %g m, M equal to the given depths.\n" % TOL)
     w("CREATE TEMP TABLE ds_case (name text, method text, collar geometry, depths float8[],\n"
-      "  azimuths float8[], dips float8[], end_depth float8);\n")
+      "  azimuths float8[], dips float8[], end_depth float8, step float8);\n")
     w("CREATE TEMP TABLE ds_ref (name text, method text, i int, x float8, y float8, z float8, m float8);\n")
-    for name, collar, depths, az, dip, end in cases():
+    for name, collar, depths, az, dip, end, step in cases():
         for method in ("minimum_curvature", "tangent", "balanced_tangent"):
-            w("INSERT INTO ds_case VALUES ('%s', '%s', 'POINT Z (%r %r %r)', %s, %s, %s, %s);\n"
+            w("INSERT INTO ds_case VALUES ('%s', '%s', 'POINT Z (%r %r %r)', %s, %s, %s, %s, %s);\n"
               % (name, method, collar[0], collar[1], collar[2], _arr(depths), _arr(az),
-                 _arr(dip), "NULL" if end is None else repr(float(end))))
-            ref = desurvey(collar, depths, az, dip, method, end)
+                 _arr(dip), "NULL" if end is None else repr(float(end)),
+                 "NULL" if step is None else repr(float(step))))
+            ref = desurvey(collar, depths, az, dip, method, end, step)
             w("INSERT INTO ds_ref VALUES\n")
             w(",\n".join("  ('%s', '%s', %d, %r, %r, %r, %r)"
                          % (name, method, i + 1, float(p[0]), float(p[1]), float(p[2]),
@@ -198,7 +247,7 @@ WITH got AS (
   SELECT c.name, c.method, (dp).path[1] AS i, ST_X((dp).geom) AS x, ST_Y((dp).geom) AS y,
          ST_Z((dp).geom) AS z, ST_M((dp).geom) AS m
   FROM ds_case c, ST_DumpPoints(ST_ExactDesurvey(c.collar, c.depths, c.azimuths, c.dips,
-                                                  c.method, c.end_depth)) AS dp)
+                                                  c.method, c.end_depth, c.step)) AS dp)
 SELECT r.name, r.method, count(*) AS vertices,
        count(g.i) = count(*) AS all_present,
        bool_and(abs(g.x - r.x) <= %g AND abs(g.y - r.y) <= %g AND abs(g.z - r.z) <= %g) AS within_tol,
@@ -206,7 +255,7 @@ SELECT r.name, r.method, count(*) AS vertices,
 FROM ds_ref r LEFT JOIN got g USING (name, method, i)
 GROUP BY r.name, r.method ORDER BY r.name, r.method;
 SELECT (SELECT count(*) FROM ST_DumpPoints(ST_ExactDesurvey(c.collar, c.depths, c.azimuths,
-          c.dips, c.method, c.end_depth))) = (SELECT count(*) FROM ds_ref r
+          c.dips, c.method, c.end_depth, c.step))) = (SELECT count(*) FROM ds_ref r
           WHERE r.name = c.name AND r.method = c.method) AS same_vertex_count, count(*)
 FROM ds_case c GROUP BY 1;
 DROP TABLE ds_case, ds_ref;

@@ -38,7 +38,7 @@ typedef enum exg_desurvey_method
 exg_status	exg_desurvey(const double collar[3], const double *depths,
 						 const double *azimuths, const double *dips, size_t n,
 						 exg_desurvey_method method, double end_depth,
-						 double **out, size_t *nout, exg_error *err);
+						 double step, double **out, size_t *nout, exg_error *err);
 
 /* Sine and cosine of an angle in degrees, exact at multiples of 90. */
 void		exg_sincosd(double deg, double *s, double *c);

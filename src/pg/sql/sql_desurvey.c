@@ -4,7 +4,8 @@
  *
  *   ST_ExactDesurvey(collar geometry, depths float8[], azimuths float8[],
  *                    dips float8[], method text DEFAULT 'minimum_curvature',
- *                    end_depth float8 DEFAULT NULL) -> geometry (LINESTRING ZM)
+ *                    end_depth float8 DEFAULT NULL, step float8 DEFAULT NULL)
+ *     -> geometry (LINESTRING ZM)
  *
  * The formulas and their order of operations are in desurvey.c.
  */
@@ -76,6 +77,7 @@ exactgpu_desurvey(PG_FUNCTION_ARGS)
 			   *dip,
 			   *trace = NULL,
 				end_depth = NAN,
+				step = NAN,
 				c[3];
 	int			nd,
 				na,
@@ -97,6 +99,16 @@ exactgpu_desurvey(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: the end depth is NaN", context),
 					 errhint("Pass NULL to end the hole at its last survey.")));
+	}
+
+	if (PG_NARGS() > 6 && !PG_ARGISNULL(6))
+	{
+		step = PG_GETARG_FLOAT8(6);
+		if (isnan(step))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: the step is NaN", context),
+					 errhint("Pass NULL for the survey stations only.")));
 	}
 
 	exactgpu_geom_parse(PG_GETARG_DATUM(0), &collar, context);
@@ -124,7 +136,7 @@ exactgpu_desurvey(PG_FUNCTION_ARGS)
 				 errmsg("%s: depths, azimuths and dips must have the same length (%d, %d, %d)",
 						context, nd, na, ni),
 				 errhint("Aggregate them from the same rows, each ordered by depth: array_agg(depth ORDER BY depth), array_agg(azimuth ORDER BY depth), array_agg(dip ORDER BY depth).")));
-	if (exg_desurvey(c, depths, az, dip, (size_t) nd, method, end_depth, &trace, &nout,
+	if (exg_desurvey(c, depths, az, dip, (size_t) nd, method, end_depth, step, &trace, &nout,
 					 &err) != EXG_OK)
 	{
 		if (err.status == EXG_ERR_ARGUMENT)
