@@ -145,6 +145,16 @@ def cases():
     out.append(("holes_vertical", [], holes, [(0.0, -1.0, 0.0), (0.0, 1.0, 0.0)], False))
     out.append(("holes_plane", [], holes, ((0.0, 0.0, 4.0), (1.0, 0.0, 4.0), (0.0, 1.0, 4.0)), False))
     out.append(("body_and_holes", c, holes, [(5.0, -1.0, 0.0), (5.0, 11.0, 0.0)], False))
+    # planes through three vertices of the cube (faces and edges in the plane)
+    # and through grid points of a hole-and-body scene
+    verts = sorted({p for t in c for p in t})
+    k = 0
+    while k < 8:
+        a, b, d = rng.sample(verts, 3)
+        if cross(sub(b, a), sub(d, a)) == (0, 0, 0):
+            continue
+        out.append(("cube_vertex_plane_%d" % k, c, holes, (a, b, d), False))
+        k += 1
     # random bodies at UTM coordinates: an irregular octahedron, random planes
     for k in range(6):
         cx, cy, cz = rng.uniform(500000, 500500), rng.uniform(7000000, 7000500), rng.uniform(-300, 300)
