@@ -120,6 +120,7 @@ typedef struct trace
 	double	   *v;
 	size_t		n;
 	size_t		cap;
+	bool		interrupted;	/* the cancel callback said stop */
 } trace;
 
 static bool
@@ -127,6 +128,12 @@ put(trace *tr, const double p[3], double md)
 {
 	double	   *o;
 
+	/* a small step can make millions of points: poll for a cancel */
+	if ((tr->n & (EXG_CANCEL_STRIDE - 1)) == EXG_CANCEL_STRIDE - 1 && exg_cancel_requested())
+	{
+		tr->interrupted = true;
+		return false;
+	}
 	if (tr->n == tr->cap)
 	{
 		size_t		cap = tr->cap ? 2 * tr->cap : 16;
@@ -252,7 +259,7 @@ exg_desurvey(const double collar[3], const double *depths, const double *azimuth
 				t2[3],
 				d[3],
 				h;
-	trace		tr = {NULL, 0, 0};
+	trace		tr = {NULL, 0, 0, false};
 	size_t		k;
 	int			c;
 	bool		ok = true;
@@ -351,6 +358,8 @@ exg_desurvey(const double collar[3], const double *depths, const double *azimuth
 	if (!ok)
 	{
 		free(tr.v);
+		if (tr.interrupted)
+			return exg_fail(err, EXG_ERR_INTERRUPTED, "canceled");
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for the trace");
 	}
 	if (tr.n < 2)
