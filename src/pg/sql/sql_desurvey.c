@@ -139,6 +139,11 @@ exactgpu_desurvey(PG_FUNCTION_ARGS)
 	if (exg_desurvey(c, depths, az, dip, (size_t) nd, method, end_depth, step, &trace, &nout,
 					 &err) != EXG_OK)
 	{
+		if (err.status == EXG_ERR_NONFINITE)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: %s", context, err.message),
+					 errhint("Every depth, azimuth and dip must be a finite number: leave out or fix the survey rows with NaN or infinity.")));
 		if (err.status == EXG_ERR_ARGUMENT)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
