@@ -40,4 +40,10 @@
 #include "intercepts.h"
 #include "composite.h"
 
+/* drill holes: desurvey, crossings with open surfaces, sections */
+#include "desurvey.h"
+#include "hole_read.h"
+#include "crossings.h"
+#include "section.h"
+
 #endif							/* EXACTGPU_ENGINE_H */
