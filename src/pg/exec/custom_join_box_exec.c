@@ -167,7 +167,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 	bjs->clause_params = exactgpu_join_exec_params((Node *) bjs->clause->args);
 	/* the scan tuple's columns the target list and the qual read */
 	pull_varattnos((Node *) cscan->scan.plan.targetlist, INDEX_VAR, &used);
-	pull_varattnos((Node *) cscan->scan.plan.qual, INDEX_VAR, &used);
+	pull_varattnos((Node *) exactgpu_join_filter_clauses(node), INDEX_VAR, &used);
 	for (int c = 0; c < 2; c++)
 	{
 		BoxJoinSide *s = &bjs->side[c];
@@ -186,6 +186,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 			s->keep_tuples = bms_is_member(ch->first + a - FirstLowInvalidHeapAttributeNumber, used);
 	}
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+	exactgpu_join_init_filter(node);
 }
 
 /* Put a stored row of child c into its columns of the scan slot. */

@@ -162,6 +162,7 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 		s->keep_nulls = c == 0 && ejs->jointype != JOIN_INNER;
 	}
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+	exactgpu_join_init_filter(node);
 	ejs->shown_left = -1;
 }
 

@@ -8,10 +8,11 @@
  *   custom_plans       the outer and the inner child plans, in that order;
  *   custom_scan_tlist  the outer child's target list, then the inner's: the
  *                      scan tuple is an outer row beside an inner row;
- *   custom_exprs       one element: the join clause (a FuncExpr), its Vars
- *                      made INDEX_VAR references into that scan tuple;
+ *   custom_exprs       the join clause (a FuncExpr), then the other join
+ *                      clauses, their Vars made INDEX_VAR references into
+ *                      that scan tuple (the others are checked on each
+ *                      joined row: exactgpu_join_init_filter);
  *   custom_private     integers, indexed by the ExactJoinPrivate enum.
- * Other join clauses go into the plan's qual, checked on each joined row.
  */
 #ifndef EXACTGPU_CUSTOM_JOIN_H
 #define EXACTGPU_CUSTOM_JOIN_H
