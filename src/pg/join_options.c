@@ -129,21 +129,21 @@ threads_configured(void)
 	int			n = exactgpu_worker_threads;
 
 	/* more threads than cores only slow a join and take PIDs from the server */
-	if (n <= 0 || n > exg_cpu_count())
-		n = exg_cpu_count();
+	if (n <= 0 || n > exg_engine_cpus())
+		n = exg_engine_cpus();
 	return n;
 }
 
 int
 exactgpu_threads(void)
 {
-	return exg_workers_start(threads_configured());
+	return exg_engine_workers_start(threads_configured());
 }
 
 int
 exactgpu_threads_for(uint64 work, uint64 per_thread)
 {
-	return exg_workers_start(exactgpu_threads_planned((double) work, per_thread));
+	return exg_engine_workers_start(exactgpu_threads_planned((double) work, per_thread));
 }
 
 int
@@ -159,7 +159,7 @@ exactgpu_threads_planned(double work, uint64 per_thread)
 size_t
 exactgpu_memory_budget(void)
 {
-	return exg_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
+	return exg_engine_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
 }
 
 const char *
