@@ -186,8 +186,9 @@ check_surfaces(const exg_batch *B, int side, exg_error *err)
 			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
 		if (!surface)
 		{
-			/* bad data, not a bad call: what a body that is not closed gets */
-			exg_status	st = exg_fail(err, EXG_ERR_NOT_SOLID, "a row of the bodies is not a surface");
+			/* bad data, not a bad call: what a body that is not closed gets;
+			 * worded as the row-by-row check words it (volume.c, outward.c) */
+			exg_status	st = exg_fail(err, EXG_ERR_NOT_SOLID, "not a surface: no face with area");
 
 			row_error(err, B->owner[i], side);
 			return st;
