@@ -23,6 +23,12 @@ static const char *const kind_semantics[] = {
 	"3D", "3D volume", "3D point in solid", "3D intercepts", "3D boxes"
 };
 
+/* the engine's batch join of each kind that has one (the engine decides
+ * how: exg_batch_join_as) */
+static const exg_batch_join_mode kind_mode[] = {
+	EXG_BATCH_INTERSECTS, EXG_BATCH_VOLUMES, EXG_BATCH_LOCATE
+};
+
 /* ---- the join's life ---- */
 
 static void
@@ -379,27 +385,12 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 				 "none (an input is empty)");
 	else
 	{
-		switch (j->kind)
-		{
-			case EXACTGPU_JOIN_INTERSECTS:
-				st = exg_batch_join_as(&j->batch[0], &j->batch[1], EXG_BATCH_INTERSECTS, &opt,
-									   &j->pairs, &j->npairs, &rep->stats, &err);
-				break;
-			case EXACTGPU_JOIN_VOLUME:
-				st = exg_batch_join_as(&j->batch[0], &j->batch[1], EXG_BATCH_VOLUMES, &opt,
-									   &j->pairs, &j->npairs, &rep->stats, &err);
-				break;
-			case EXACTGPU_JOIN_LOCATE:
-				st = exg_batch_join_as(&j->batch[0], &j->batch[1], EXG_BATCH_LOCATE, &opt,
-									   &j->pairs, &j->npairs, &rep->stats, &err);
-				break;
-			case EXACTGPU_JOIN_INTERCEPTS:
-				st = exg_intercepts_candidates(&j->batch[0], &j->batch[1], &opt, &j->pairs,
-											   &j->npairs, &rep->stats, &err);
-				break;
-			case EXACTGPU_JOIN_BOXES:
-				break;
-		}
+		if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+			st = exg_intercepts_candidates(&j->batch[0], &j->batch[1], &opt, &j->pairs,
+										   &j->npairs, &rep->stats, &err);
+		else
+			st = exg_batch_join_as(&j->batch[0], &j->batch[1], kind_mode[j->kind], &opt,
+								   &j->pairs, &j->npairs, &rep->stats, &err);
 		if (st != EXG_OK)
 			join_fail_rows(j, &err);
 		name_device(&rep->stats, cpu_because);

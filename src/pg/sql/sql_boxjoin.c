@@ -9,11 +9,11 @@
  *   geometry's double coordinates, not PostGIS's float box, so the answer is
  *   the exact one; empty and NULL geometries have no box and meet nothing.
  *
- * Rows are read straight from the executor (geometries stored out of line
- * boxed by parallel workers, join_read_parallel.c) into box arrays; the engine
- * (exg_box_join) hands the pairs back chunk by chunk and they become result
- * rows while the GPU computes the next chunk. When an id occurs in several
- * rows, pairs are collected and each id pair is returned once instead.
+ * The batch driver (join_driver.c) reads the rows and boxes them (those
+ * stored out of line by parallel workers) and runs the engine's box join,
+ * which hands the pairs back chunk by chunk: here they become result rows
+ * while the GPU computes the next chunk. When an id occurs in several rows,
+ * pairs are collected and each id pair is returned once instead.
  */
 #include "exactgpu.h"
 
