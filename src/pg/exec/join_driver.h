@@ -29,7 +29,11 @@ typedef enum ExactgpuJoinKind
 	EXACTGPU_JOIN_BOXES			/* rows whose exact boxes meet */
 } ExactgpuJoinKind;
 
-/* The pairs of a box join, a chunk at a time; may raise an ERROR. */
+/*
+ * The pairs of a box join, a chunk at a time. It may raise an ERROR: the
+ * driver catches it where the engine called back, and raises it again once
+ * the engine has returned (an ERROR must not unwind through the engine).
+ */
 typedef void (*ExactgpuBoxEmit) (void *arg, const exg_pair *p, size_t n);
 
 /*
@@ -69,7 +73,8 @@ ExactgpuJoin *exactgpu_join_new(ExactgpuJoinKind kind, int naxes, const char *co
 
 /*
  * Read both sides from two inner queries (id, geom), or from two
- * exactgpu_batch values. Big geometries stay TOAST pointers for the
+ * exactgpu_batch values (a custom scan adds its children's rows to
+ * j->rows itself, exactgpu_rows_add / exactgpu_rows_add_toast). Big geometries stay TOAST pointers for the
  * parallel read, except for the intercepts, which read every row's bytes
  * again after the join.
  */
