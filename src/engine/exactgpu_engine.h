@@ -8,15 +8,20 @@
 #ifndef EXACTGPU_ENGINE_H
 #define EXACTGPU_ENGINE_H
 
-/* runtime: status codes, cancel, statistics, threads, memory, the GPU */
+/*
+ * runtime: status codes, cancel, statistics, the GPU, and the host's doors
+ * onto the worker pool, the memory budget and page mapping (engine_host.h)
+ * instead of the runtime's internal headers. parallel.h and host_alloc.h
+ * stay until the parallel read (src/pg/read) calls exg_engine_cpus and
+ * exg_engine_prefault for exg_cpu_count and exg_host_populate.
+ */
 #include "exg_status.h"
 #include "cancel.h"
 #include "stats.h"
-#include "parallel.h"
-#include "worker_signals.h"
-#include "memory_budget.h"
-#include "host_alloc.h"
+#include "engine_host.h"
 #include "gpu.h"
+#include "parallel.h"
+#include "host_alloc.h"
 
 /* exact predicates */
 #include "predicates.h"
@@ -27,7 +32,8 @@
 #include "geom_prepared.h"
 #include "mesh_edges.h"
 
-/* joins: primitive join, box join, batches of rows */
+/* joins: primitive join, box join, batches of rows (called by one file,
+ * src/pg/exec/join_driver.c) */
 #include "join.h"
 #include "box_join.h"
 #include "batch.h"

@@ -129,21 +129,21 @@ threads_configured(void)
 	int			n = exactgpu_worker_threads;
 
 	/* more threads than cores only slow a join and take PIDs from the server */
-	if (n <= 0 || n > exg_cpu_count())
-		n = exg_cpu_count();
+	if (n <= 0 || n > exg_engine_cpus())
+		n = exg_engine_cpus();
 	return n;
 }
 
 int
 exactgpu_threads(void)
 {
-	return exg_workers_start(threads_configured());
+	return exg_engine_workers_start(threads_configured());
 }
 
 int
 exactgpu_threads_for(uint64 work, uint64 per_thread)
 {
-	return exg_workers_start(exactgpu_threads_planned((double) work, per_thread));
+	return exg_engine_workers_start(exactgpu_threads_planned((double) work, per_thread));
 }
 
 int
@@ -159,35 +159,33 @@ exactgpu_threads_planned(double work, uint64 per_thread)
 size_t
 exactgpu_memory_budget(void)
 {
-	return exg_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
+	return exg_engine_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
 }
 
-void
-exactgpu_join_options(exg_join_options *opt)
+const char *
+exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread, bool planned_cpu)
 {
+	const char *cpu_because = NULL;
+
 	exg_join_options_default(opt);
 	opt->device = (exg_device) exactgpu_device;
+	if (opt->device == EXG_DEVICE_AUTO)
+	{
+		if (work < (uint64) exactgpu_gpu_min_primitives)
+			cpu_because = "below exactgpu.gpu_min_primitives";
+		else if (planned_cpu)
+			cpu_because = "as planned";
+		if (cpu_because)
+			opt->device = EXG_DEVICE_CPU;
+	}
 	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
 	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
 	opt->cull = (exg_cull_stage) exactgpu_first_stage;
-	opt->worker_threads = exactgpu_threads();
+	opt->worker_threads = per_thread > 0 ? exactgpu_threads_for(work, per_thread)
+		: exactgpu_threads();
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
 	opt->memory_limit = exactgpu_memory_budget();
-}
-
-void
-exactgpu_join_options_for(exg_join_options *opt, uint64 nprims)
-{
-	exg_join_options_default(opt);
-	opt->device = (exg_device) exactgpu_device;
-	if (opt->device == EXG_DEVICE_AUTO && nprims < (uint64) exactgpu_gpu_min_primitives)
-		opt->device = EXG_DEVICE_CPU;
-	opt->filter = (exg_filter_precision) exactgpu_filter_precision;
-	opt->grid_cells = (uint32_t) exactgpu_grid_cells;
-	opt->cull = (exg_cull_stage) exactgpu_first_stage;
-	opt->worker_threads = exactgpu_threads_for(nprims, PRIMS_PER_THREAD);
-	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
-	opt->memory_limit = exactgpu_memory_budget();
+	return cpu_because;
 }
 
 PG_FUNCTION_INFO_V1(exactgpu_last_join_stats);

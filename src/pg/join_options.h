@@ -12,14 +12,13 @@ extern int	exactgpu_filter_precision;
 extern int	exactgpu_grid_cells;
 extern int	exactgpu_first_stage;
 extern int	exactgpu_worker_threads;
+extern int	exactgpu_gpu_min_primitives;
 
 /*
  * exactgpu.worker_threads for an engine call (0 or more than the cores: the
  * cores), with the worker pool started that large and its threads deaf to
  * the backend's signals; fewer when the backend cannot create that many.
  */
-extern int	exactgpu_gpu_min_primitives;
-
 int			exactgpu_threads(void);
 
 /*
@@ -63,16 +62,19 @@ extern bool exactgpu_read_biggest_first;
 
 void		exactgpu_define_join_gucs(void);
 
-/* Engine options from the GUCs. */
-void		exactgpu_join_options(exg_join_options *opt);
-
 /*
- * The same for a batch join of nprims primitives: small joins stay small.
- * Under exactgpu.device = auto a join below exactgpu.gpu_min_primitives
- * runs on the CPU (no CUDA context, no upload), and threads are sized to
- * the primitives (exactgpu_threads_for, PRIMS_PER_THREAD).
+ * Engine options from the GUCs, for a join of `work` primitives (or boxes,
+ * both sides): the one place they are built, for every join (the batch
+ * driver's, join_driver.c, and the self-intersection join's). Under
+ * exactgpu.device = auto a join below exactgpu.gpu_min_primitives runs on
+ * the CPU (no CUDA context, no upload), as does one the planner planned for
+ * the CPU (planned_cpu); the reason is returned (NULL: the device is the
+ * setting's). With per_thread > 0 the threads are sized to the work
+ * (exactgpu_threads_for), else exactgpu.worker_threads decides alone (the
+ * box join sizes its own threads).
  */
-void		exactgpu_join_options_for(exg_join_options *opt, uint64 nprims);
+const char *exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread,
+								  bool planned_cpu);
 
 /* What exactgpu_last_join_stats() reports. */
 typedef struct ExactgpuJoinReport

@@ -193,6 +193,26 @@ exg_status	exg_batch_locate_in(const exg_batch *B, const exg_batch *P,
 								size_t *nrows_out, exg_join_stats *stats,
 								exg_error *err);
 
+/* What a batch join computes (exg_batch_join_as). */
+typedef enum exg_batch_join_mode
+{
+	EXG_BATCH_INTERSECTS,		/* rows whose geometries meet, surfaces as surfaces */
+	EXG_BATCH_VOLUMES,			/* the left rows are closed bodies taken as volumes */
+	EXG_BATCH_LOCATE			/* points (left) in closed bodies (right) */
+} exg_batch_join_mode;
+
+/*
+ * The batch join of a mode, with the join chosen here once: a volume join
+ * whose right side is only points is the point-in-solid join (a point meets
+ * a volume iff it is inside or on), which needs no primitive join
+ * (exg_batch_locate_in); any other volume join marks L's rows as volumes
+ * (exg_batch_set_volumes) and runs exg_batch_join. Pairs, errors and
+ * stats as those functions give them.
+ */
+exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mode mode,
+							  const exg_join_options *opt, uint64_t **rows_out,
+							  size_t *nrows_out, exg_join_stats *stats, exg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

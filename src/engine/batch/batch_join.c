@@ -1,7 +1,8 @@
 /*
  * batch_join.c — joins of batches mapped back to row pairs: the
  * primitive join with solids as volumes (what lies inside a body meets
- * it), and the point-in-solid join with the points on either side.
+ * it), the point-in-solid join with the points on either side, and the
+ * choice between them for a join mode (exg_batch_join_as).
  */
 #include "batch.h"
 
@@ -185,8 +186,9 @@ check_surfaces(const exg_batch *B, int side, exg_error *err)
 			surface |= B->tri[3 * j] != B->tri[3 * j + 1] && B->tri[3 * j + 1] != B->tri[3 * j + 2];
 		if (!surface)
 		{
-			/* bad data, not a bad call: what a body that is not closed gets */
-			exg_status	st = exg_fail(err, EXG_ERR_NOT_SOLID, "a row of the bodies is not a surface");
+			/* bad data, not a bad call: what a body that is not closed gets;
+			 * worded as the row-by-row check words it (volume.c, outward.c) */
+			exg_status	st = exg_fail(err, EXG_ERR_NOT_SOLID, "not a surface: no face with area");
 
 			row_error(err, B->owner[i], side);
 			return st;
@@ -345,4 +347,24 @@ exg_batch_locate_in(const exg_batch *B, const exg_batch *P, const exg_join_optio
 					exg_error *err)
 {
 	return locate_rows(P, B, false, opt, rows_out, nrows_out, stats, err);
+}
+
+exg_status
+exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mode mode,
+				  const exg_join_options *opt, uint64_t **rows_out, size_t *nrows_out,
+				  exg_join_stats *stats, exg_error *err)
+{
+	switch (mode)
+	{
+		case EXG_BATCH_LOCATE:
+			return exg_batch_locate(L, R, opt, rows_out, nrows_out, stats, err);
+		case EXG_BATCH_VOLUMES:
+			if (exg_batch_only_points(R))
+				return exg_batch_locate_in(L, R, opt, rows_out, nrows_out, stats, err);
+			exg_batch_set_volumes(L);
+			break;
+		case EXG_BATCH_INTERSECTS:
+			break;
+	}
+	return exg_batch_join(L, R, opt, rows_out, nrows_out, stats, err);
 }

@@ -26,7 +26,7 @@ check_closed(const exg_solid_set *S, exg_error *err)
 		if (rep[b].odd)
 		{
 			st = exg_fail(err, EXG_ERR_NOT_SOLID,
-						  "a body is not closed: %llu edges (e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)) are used by an odd number of its triangles",
+						  "not closed: %llu edges used by an odd number of faces, e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)",
 						  (unsigned long long) rep[b].odd, rep[b].example[0], rep[b].example[1],
 						  rep[b].example[2], rep[b].example[3], rep[b].example[4], rep[b].example[5]);
 			if (err)

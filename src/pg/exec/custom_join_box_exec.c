@@ -32,9 +32,9 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-#include "exactgpu_engine.h"
 #include "custom_join_box.h"
 #include "custom_join_common.h"
+#include "join_driver.h"
 #include "join_options.h"
 #include "postgis_box.h"
 
@@ -87,7 +87,6 @@ typedef struct BoxJoinState
 	int			runs;
 	int			calls;
 	exg_join_stats stats;
-	exg_join_stats run_stats;	/* this run's, for exactgpu_last_join_stats() */
 	uint64		kept;
 	char		device_used[96];
 	double		read_ms;
@@ -168,7 +167,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 	bjs->clause_params = exactgpu_join_exec_params((Node *) bjs->clause->args);
 	/* the scan tuple's columns the target list and the qual read */
 	pull_varattnos((Node *) cscan->scan.plan.targetlist, INDEX_VAR, &used);
-	pull_varattnos((Node *) cscan->scan.plan.qual, INDEX_VAR, &used);
+	pull_varattnos((Node *) exactgpu_join_filter_clauses(node), INDEX_VAR, &used);
 	for (int c = 0; c < 2; c++)
 	{
 		BoxJoinSide *s = &bjs->side[c];
@@ -187,6 +186,7 @@ box_join_begin(CustomScanState *node, EState *estate, int eflags)
 			s->keep_tuples = bms_is_member(ch->first + a - FirstLowInvalidHeapAttributeNumber, used);
 	}
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+	exactgpu_join_init_filter(node);
 }
 
 /* Put a stored row of child c into its columns of the scan slot. */
@@ -376,60 +376,39 @@ typedef struct BoxSinkArg
 	BoxJoinState *bjs;
 	const uint32 *map[2];		/* call row -> box row of each child; NULL: the same */
 	bool		check_m;
-	ErrorData  *error;
 } BoxSinkArg;
 
-/*
- * The engine calls this on the backend's thread between its own steps: a
- * PostgreSQL ERROR (cancel, out of memory) must not unwind through the
- * engine, so it is caught, kept, and rethrown once the engine has returned.
- */
-static exg_status
-box_pairs_sink(void *arg, const exg_pair *p, size_t n)
+/* The pairs of one engine call, a chunk at a time (join_driver.c catches an ERROR). */
+static void
+box_pairs_emit(void *arg, const exg_pair *p, size_t n)
 {
 	BoxSinkArg *sa = arg;
 	BoxJoinState *bjs = sa->bjs;
-	MemoryContext cxt = CurrentMemoryContext;
-	volatile exg_status st = EXG_OK;
+	const BoxJoinSide *s0 = &bjs->side[0],
+			   *s1 = &bjs->side[1];
 
-	PG_TRY();
+	if (bjs->jointype == JOIN_INNER && bjs->npairs + n > bjs->pcap)
 	{
-		const BoxJoinSide *s0 = &bjs->side[0],
-				   *s1 = &bjs->side[1];
+		uint64		cap = Max(2 * bjs->pcap, bjs->npairs + n);
 
-		CHECK_FOR_INTERRUPTS();
-		if (bjs->jointype == JOIN_INNER && bjs->npairs + n > bjs->pcap)
-		{
-			uint64		cap = Max(2 * bjs->pcap, bjs->npairs + n);
-
-			bjs->pairs = grow(bjs->run_cxt, bjs->pairs, bjs->pcap, cap, sizeof(uint64));
-			bjs->pcap = cap;
-		}
-		for (size_t i = 0; i < n; i++)
-		{
-			uint32		r0 = sa->map[0] ? sa->map[0][p[i].a] : p[i].a,
-						r1 = sa->map[1] ? sa->map[1][p[i].b] : p[i].b;
-
-			/* m, compared only when both boxes have it */
-			if (sa->check_m && (s0->kind[r0] & KIND_NDIMS) == 4 && (s1->kind[r1] & KIND_NDIMS) == 4 &&
-				(s0->m[2 * r0] > s1->m[2 * r1 + 1] || s1->m[2 * r1] > s0->m[2 * r0 + 1]))
-				continue;
-			if (bjs->jointype == JOIN_INNER)
-				bjs->pairs[bjs->npairs++] = ((uint64) s0->box_tuple[r0] << 32) | s1->box_tuple[r1];
-			else
-				bjs->matched[s0->box_tuple[r0]] = true;
-			bjs->kept++;
-		}
+		bjs->pairs = grow(bjs->run_cxt, bjs->pairs, bjs->pcap, cap, sizeof(uint64));
+		bjs->pcap = cap;
 	}
-	PG_CATCH();
+	for (size_t i = 0; i < n; i++)
 	{
-		MemoryContextSwitchTo(cxt);
-		sa->error = CopyErrorData();
-		FlushErrorState();
-		st = EXG_ERR_INTERRUPTED;
+		uint32		r0 = sa->map[0] ? sa->map[0][p[i].a] : p[i].a,
+					r1 = sa->map[1] ? sa->map[1][p[i].b] : p[i].b;
+
+		/* m, compared only when both boxes have it */
+		if (sa->check_m && (s0->kind[r0] & KIND_NDIMS) == 4 && (s1->kind[r1] & KIND_NDIMS) == 4 &&
+			(s0->m[2 * r0] > s1->m[2 * r1 + 1] || s1->m[2 * r1] > s0->m[2 * r0 + 1]))
+			continue;
+		if (bjs->jointype == JOIN_INNER)
+			bjs->pairs[bjs->npairs++] = ((uint64) s0->box_tuple[r0] << 32) | s1->box_tuple[r1];
+		else
+			bjs->matched[s0->box_tuple[r0]] = true;
+		bjs->kept++;
 	}
-	PG_END_TRY();
-	return st;
 }
 
 /*
@@ -472,13 +451,11 @@ call_boxes(BoxJoinState *bjs, int c, int naxes, int which, uint32 *n, const uint
 
 /* One engine call: child 0's rows (which0) against child 1's (which1). */
 static void
-engine_call(BoxJoinState *bjs, int naxes, int which0, int which1, const exg_join_options *opt)
+engine_call(BoxJoinState *bjs, ExactgpuBoxCalls *bc, int naxes, int which0, int which1)
 {
 	BoxSinkArg	sa = {0};
 	exg_box_set A,
 				B;
-	exg_join_stats st;
-	exg_error	err = {0};
 
 	A.box = call_boxes(bjs, 0, naxes, which0, &A.n, &sa.map[0]);
 	B.box = call_boxes(bjs, 1, naxes, which1, &B.n, &sa.map[1]);
@@ -486,45 +463,21 @@ engine_call(BoxJoinState *bjs, int naxes, int which0, int which1, const exg_join
 		return;
 	sa.bjs = bjs;
 	sa.check_m = bjs->nd;
-	memset(&st, 0, sizeof(st));
-	if (exg_box_join(&A, &B, naxes, opt, box_pairs_sink, &sa, &st, &err) != EXG_OK)
-	{
-		if (sa.error)
-			ReThrowError(sa.error);
-		exactgpu_report(&err, bjs->context);
-	}
-	bjs->calls++;
-	for (int k = 0; k < 2; k++)
-	{
-		exg_join_stats *sum = k ? &bjs->run_stats : &bjs->stats;
-
-		sum->candidates += st.candidates;
-		sum->hits += st.hits;
-		sum->cell_pairs += st.cell_pairs;
-		sum->waves += st.waves;
-		sum->splits += st.splits;
-		sum->gpu_setup_ns += st.gpu_setup_ns;
-		for (int p = 0; p < EXG_JOIN_PHASES; p++)
-			sum->phase_ns[p] += st.phase_ns[p];
-		sum->total_ns += st.total_ns;
-		sum->used_gpu |= st.used_gpu;
-		memcpy(sum->grid_dims, st.grid_dims, sizeof(sum->grid_dims));
-	}
-	memcpy(bjs->device_used, st.device_name, sizeof(bjs->device_used));
+	exactgpu_box_calls_join(bc, &A, &B, naxes, box_pairs_emit, &sa);
 }
 
 static void
 run_join(BoxJoinState *bjs)
 {
-	ExactgpuJoinReport *rep = &exactgpu_last_join;
-	exg_join_options opt;
+	ExactgpuBoxCalls bc;
 	uint64		t0 = exg_now_ns(),
-				t1,
-				kept0 = bjs->kept;
+				kept0 = bjs->kept,
+				rows[2],
+				boxes[2];
 	BoxJoinSide *s0 = &bjs->side[0],
 			   *s1 = &bjs->side[1];
+	const exg_join_stats *st = &bc.stats;
 
-	memset(&bjs->run_stats, 0, sizeof(bjs->run_stats));
 	bjs->run_cxt = AllocSetContextCreate(bjs->css.ss.ps.state->es_query_cxt, "ExactBoxJoin run",
 										 ALLOCSET_DEFAULT_SIZES);
 	/* the outer child first, as a nested loop would start */
@@ -534,23 +487,20 @@ run_join(BoxJoinState *bjs)
 		bjs->matched = MemoryContextAllocExtended(bjs->run_cxt, Max(s0->ntuples, 1) * sizeof(bool),
 												  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	clamp_open_bounds(bjs);
-	t1 = exg_now_ns();
 
-	exactgpu_join_options(&opt);
 	/* exactgpu.device = auto: as planned, and the CPU below gpu_min_primitives */
-	if (opt.device == EXG_DEVICE_AUTO &&
-		(bjs->device == EXG_DEVICE_CPU || s0->nbox + s1->nbox < (uint64) exactgpu_gpu_min_primitives))
-		opt.device = EXG_DEVICE_CPU;
+	exactgpu_box_calls_begin(&bc, bjs->context, s0->nbox + s1->nbox,
+							 bjs->device == EXG_DEVICE_CPU, t0);
 	if (!bjs->nd)
-		engine_call(bjs, 2, -1, -1, &opt);
+		engine_call(bjs, &bc, 2, -1, -1);
 	else
 	{
 		/* each pairing of rows once: z against z on 3 axes, the rest on 2 */
-		engine_call(bjs, 3, 1, 1, &opt);
+		engine_call(bjs, &bc, 3, 1, 1);
 		if (s1->nz < s1->nbox)
-			engine_call(bjs, 2, -1, 0, &opt);
+			engine_call(bjs, &bc, 2, -1, 0);
 		if (s0->nz < s0->nbox && s1->nz > 0)
-			engine_call(bjs, 2, 0, 1, &opt);
+			engine_call(bjs, &bc, 2, 0, 1);
 	}
 	bjs->joined = true;
 	bjs->next = 0;
@@ -559,24 +509,31 @@ run_join(BoxJoinState *bjs)
 		if (!bjs->side[c].keep_tuples)
 			show_row(bjs, c, NULL);
 
-	memset(rep, 0, sizeof(*rep));
-	rep->left_rows = s0->ntuples;
-	rep->right_rows = s1->ntuples;
-	rep->left_prims = s0->nbox;
-	rep->right_prims = s1->nbox;
-	rep->row_pairs = bjs->kept - kept0;
-	rep->stats = bjs->run_stats;
-	rep->read_ms = (t1 - t0) / 1e6;
-	rep->join_ms = (exg_now_ns() - t1) / 1e6;
-	rep->total_ms = rep->read_ms + rep->join_ms;
-	snprintf(rep->semantics, sizeof(rep->semantics), "%s", bjs->nd ? "PostGIS &&&" : "PostGIS &&");
-	if (bjs->device_used[0] == '\0')
-		snprintf(bjs->device_used, sizeof(bjs->device_used), "none (an input is empty)");
-	memcpy(rep->stats.device_name, bjs->device_used, sizeof(rep->stats.device_name));
-	rep->valid = true;
+	rows[0] = s0->ntuples;
+	rows[1] = s1->ntuples;
+	boxes[0] = s0->nbox;
+	boxes[1] = s1->nbox;
+	exactgpu_box_calls_end(&bc, bjs->nd ? "PostGIS &&&" : "PostGIS &&", rows, boxes,
+						   bjs->kept - kept0);
+
+	/* EXPLAIN ANALYZE's sums */
+	bjs->calls += bc.calls;
+	bjs->stats.candidates += st->candidates;
+	bjs->stats.hits += st->hits;
+	bjs->stats.cell_pairs += st->cell_pairs;
+	bjs->stats.waves += st->waves;
+	bjs->stats.splits += st->splits;
+	bjs->stats.gpu_setup_ns += st->gpu_setup_ns;
+	for (int p = 0; p < EXG_JOIN_PHASES; p++)
+		bjs->stats.phase_ns[p] += st->phase_ns[p];
+	bjs->stats.total_ns += st->total_ns;
+	bjs->stats.used_gpu |= st->used_gpu;
+	memcpy(bjs->stats.grid_dims, st->grid_dims, sizeof(bjs->stats.grid_dims));
+	if (bc.calls > 0 || bjs->device_used[0] == '\0')
+		memcpy(bjs->device_used, st->device_name, sizeof(bjs->device_used));
 	bjs->runs++;
-	bjs->read_ms += rep->read_ms;
-	bjs->join_ms += rep->join_ms;
+	bjs->read_ms += exactgpu_last_join.read_ms;
+	bjs->join_ms += exactgpu_last_join.join_ms;
 }
 
 /* ExecScan's access method: the next joined row in the scan slot. */

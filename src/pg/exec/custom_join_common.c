@@ -147,9 +147,15 @@ scan_tlist_of(List *outer_tlist, List *inner_tlist)
 }
 
 /*
- * The path's custom_private is (clause, other clauses, integers); the plan
- * keeps the clause in custom_exprs (so setrefs.c makes its Vars INDEX_VAR
- * references), the others as its qual and the integers as Integer nodes.
+ * The path's custom_private is (clause, other clauses, integers, an outer
+ * join's other ON clauses); the plan keeps the clause, the ON clauses as one
+ * expression (TRUE when none) and then the other clauses in custom_exprs
+ * (so setrefs.c makes their Vars INDEX_VAR references) and the integers as
+ * Integer nodes.
+ * The other clauses are not the plan's qual: EXPLAIN would print that as a
+ * scan's Filter, without the relations' names (show_scan_qual prefixes only
+ * under VERBOSE); the node checks them as its qual all the same
+ * (exactgpu_join_init_filter) and shows them as a join's filter.
  */
 Plan *
 exactgpu_join_plan_node(CustomPath *best_path, List *tlist, List *clauses,
@@ -169,15 +175,15 @@ exactgpu_join_plan_node(CustomPath *best_path, List *tlist, List *clauses,
 	foreach(lc, ints)
 		priv = lappend(priv, makeInteger(lfirst_int(lc)));
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = others;
+	cscan->scan.plan.qual = NIL;
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;
-	/* an outer join's other ON clauses ride beside the clause (custom_join_outer.c) */
-	cscan->custom_exprs = list_make1(copyObject(clause));
-	if (list_length(best_path->custom_private) > 3 && lfourth(best_path->custom_private) != NIL)
-		cscan->custom_exprs = lappend(cscan->custom_exprs,
-									  copyObject(lfourth(best_path->custom_private)));
+	/* an outer join's other ON clauses (implicit AND, custom_join_outer.c),
+	 * then the other clauses (the node's filter) */
+	cscan->custom_exprs = lcons(copyObject(clause),
+								lcons(make_ands_explicit(copyObject(lfourth(best_path->custom_private))),
+									  list_copy(others)));
 	cscan->custom_private = priv;
 	cscan->custom_scan_tlist = scan_tlist_of(outer->targetlist, inner->targetlist);
 	cscan->methods = methods;
@@ -337,15 +343,50 @@ exactgpu_join_end_children(CustomScanState *node)
 		ExecEndNode((PlanState *) lfirst(lc));
 }
 
-/* The join clause, deparsed as EXPLAIN shows a join's condition. */
+List *
+exactgpu_join_filter_clauses(CustomScanState *node)
+{
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+
+	/* after the clause and the ON clauses (exactgpu_join_plan_node) */
+	return list_copy_tail(cscan->custom_exprs, 2);
+}
+
+void
+exactgpu_join_init_filter(CustomScanState *node)
+{
+	List	   *filter = exactgpu_join_filter_clauses(node);
+
+	/* ExecScan checks ps.qual on each joined row, and counts what it removes */
+	if (filter != NIL)
+		node->ss.ps.qual = ExecInitQual(filter, &node->ss.ps);
+}
+
+/*
+ * The join clause and the other clauses, deparsed as EXPLAIN shows a
+ * join's condition and its Join Filter (relations named), with the rows
+ * the filter removed under ANALYZE.
+ */
 void
 exactgpu_join_explain_clause(CustomScanState *node, List *ancestors, ExplainState *es,
 							 const char *label, Node *clause)
 {
 	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+	List	   *filter = exactgpu_join_filter_clauses(node);
+	Instrumentation *instr = node->ss.ps.instrument;
 
 	ExplainPropertyText(label, deparse_expression(clause, dpctx, useprefix, false), es);
+	if (filter == NIL)
+		return;
+	ExplainPropertyText("Join Filter",
+						deparse_expression((Node *) make_ands_explicit(filter), dpctx,
+										   useprefix, false), es);
+	/* as explain.c's show_instrumentation_count */
+	if (es->analyze && instr != NULL &&
+		(instr->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
+		ExplainPropertyFloat("Rows Removed by Join Filter", NULL,
+							 instr->nloops > 0 ? instr->nfiltered1 / instr->nloops : 0, 0, es);
 }
 
 void

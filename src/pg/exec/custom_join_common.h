@@ -69,7 +69,13 @@ bool		exactgpu_join_rescan_keeps(CustomScanState *node, Bitmapset *clause_params
 void		exactgpu_join_rescan_children(CustomScanState *node);
 void		exactgpu_join_end_children(CustomScanState *node);
 
-/* EXPLAIN: the clause, the join type and planned device, the runs, the times */
+/* The join's other clauses (after its clause in custom_exprs), checked on each joined row. */
+List	   *exactgpu_join_filter_clauses(CustomScanState *node);
+
+/* BeginCustomScan: those clauses become the node's qual (ExecScan checks them). */
+void		exactgpu_join_init_filter(CustomScanState *node);
+
+/* EXPLAIN: the clause and filter, the join type and planned device, the runs, the times */
 void		exactgpu_join_explain_clause(CustomScanState *node, List *ancestors,
 										 ExplainState *es, const char *label, Node *clause);
 void		exactgpu_join_explain_kind(JoinType jointype, int device, ExplainState *es);

@@ -33,15 +33,12 @@
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
-#include "exactgpu_engine.h"
 #include "custom_join.h"
 #include "custom_join_common.h"
 #include "custom_join_outer.h"
 #include "geom_cache.h"
+#include "join_driver.h"
 #include "join_options.h"
-#include "join_rows.h"
-
-/* Primitives per CPU thread, as the SRFs size their joins (sql_join.c). */
 
 /* One input of the engine join: the rows of one child. */
 typedef struct ExactJoinSide
@@ -72,10 +69,10 @@ typedef struct ExactJoinState
 	ExactJoinSide side[2];
 	int			outer;			/* which side is the outer child */
 	Bitmapset  *clause_params;	/* PARAM_EXEC ids the clause's arguments read */
-	MemoryContext run_cxt;		/* one run's rows and result */
-	MemoryContextCallback cb;	/* frees the engine's malloc'ed memory */
+	MemoryContext run_cxt;		/* one run's rows and result (and the engine's
+								 * memory, freed with it) */
 	bool		joined;
-	exg_batch	batch[2];
+	ExactgpuJoin *join;			/* the run's batch join (join_driver.c) */
 	uint64_t   *pairs;			/* (side 0 row << 32) | side 1 row, sorted */
 	size_t		npairs;
 	bool	   *matched;		/* semi/anti: outer tuples with a match */
@@ -117,25 +114,15 @@ exact_join_create_state(CustomScan *cscan)
 	return exactgpu_join_create_state(cscan, sizeof(ExactJoinState), &exact_join_exec_methods);
 }
 
-/* The engine's memory (malloc) goes with the run's context, on errors too. */
-static void
-run_free(void *arg)
-{
-	ExactJoinState *ejs = arg;
-
-	exg_batch_free(&ejs->batch[0]);
-	exg_batch_free(&ejs->batch[1]);
-	free(ejs->pairs);
-	ejs->pairs = NULL;
-	ejs->npairs = 0;
-}
-
 static void
 run_reset(ExactJoinState *ejs)
 {
 	if (ejs->run_cxt)
-		MemoryContextDelete(ejs->run_cxt);	/* calls run_free */
+		MemoryContextDelete(ejs->run_cxt);	/* frees the join's engine memory */
 	ejs->run_cxt = NULL;
+	ejs->join = NULL;
+	ejs->pairs = NULL;
+	ejs->npairs = 0;
 	ejs->joined = false;
 	ejs->matched = NULL;
 	ejs->next = 0;
@@ -179,6 +166,7 @@ exact_join_begin(CustomScanState *node, EState *estate, int eflags)
 	}
 	exactgpu_outer_begin(&ejs->oj, node, ejs->jointype, ejs->outer);
 	Assert(first == node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts);
+	exactgpu_join_init_filter(node);
 	ejs->shown_left = -1;
 }
 
@@ -279,94 +267,42 @@ read_side(ExactJoinState *ejs, int k, ExactgpuRows *rows)
 	ExecClearTuple(scan);
 }
 
-/*
- * The engine's join of the two batches. For ST_ExactIntersectsSolid3D the
- * first argument's rows are volumes: against points only, the point-in-solid
- * join (no primitive join needed), as the SRF ST_ExactIntersectsSolid3DJoin.
- */
-static exg_status
-engine_join(ExactJoinState *ejs, const exg_join_options *opt, exg_join_stats *stats,
-			exg_error *err)
-{
-	if (ejs->pred == EXACT_PRED_SOLID3D)
-	{
-		if (exg_batch_only_points(&ejs->batch[1]))
-			return exg_batch_locate_in(&ejs->batch[0], &ejs->batch[1], opt, &ejs->pairs,
-									   &ejs->npairs, stats, err);
-		exg_batch_set_volumes(&ejs->batch[0]);
-	}
-	return exg_batch_join(&ejs->batch[0], &ejs->batch[1], opt, &ejs->pairs, &ejs->npairs,
-						  stats, err);
-}
-
-/* Both children read, flattened and joined: the pairs, or the matched outer rows. */
+/* Both children read and joined (join_driver.c): the pairs, or the matched outer rows. */
 static void
 run_join(ExactJoinState *ejs)
 {
-	ExactgpuRows rows[2];
+	ExactgpuJoin *j;
 	ExactgpuJoinReport *rep = &exactgpu_last_join;
-	exg_join_options opt;
-	exg_error	err = {0};
-	ExactgpuReadReport rrep;
-	uint64		t0 = exg_now_ns(),
-				t1,
-				nprims;
 	MemoryContext old;
 
 	ejs->run_cxt = AllocSetContextCreate(ejs->css.ss.ps.state->es_query_cxt, "ExactJoin run",
 										 ALLOCSET_DEFAULT_SIZES);
-	ejs->cb.func = run_free;
-	ejs->cb.arg = ejs;
-	MemoryContextRegisterResetCallback(ejs->run_cxt, &ejs->cb);
 	old = MemoryContextSwitchTo(ejs->run_cxt);
-	for (int k = 0; k < 2; k++)
-	{
-		exactgpu_rows_init(&rows[k], ejs->context);
-		exactgpu_rows_defer_toast(&rows[k]);
-		exg_batch_init(&ejs->batch[k], ejs->naxes,
-					   (exg_nonplanar_policy) exactgpu_nonplanar_faces);
-	}
+	j = exactgpu_join_new(ejs->pred == EXACT_PRED_SOLID3D ? EXACTGPU_JOIN_VOLUME
+						  : EXACTGPU_JOIN_INTERSECTS, ejs->naxes, ejs->context);
 	MemoryContextSwitchTo(old);
+	ejs->join = j;
+	/* rows are named by tuple numbers, which say nothing to the user */
+	j->name_rows = false;
+	/* exactgpu.device = auto: as planned (the CPU for small joins) */
+	j->planned_cpu = ejs->device == EXG_DEVICE_CPU;
+	/* as a nested loop, which calls no predicate when a side is empty */
+	j->lazy = true;
+	for (int k = 0; k < 2; k++)
+		exactgpu_rows_defer_toast(&j->rows[k]);
 	/* the outer child first, as a nested loop would start */
-	read_side(ejs, ejs->outer, &rows[ejs->outer]);
-	read_side(ejs, 1 - ejs->outer, &rows[1 - ejs->outer]);
-	{
-		/* in-line rows parsed on the thread pool, out-of-line ones by
-		 * parallel workers when it pays; batch row i is the row of ids[i] */
-		ExactgpuRows *sides[2] = {&rows[0], &rows[1]};
-		exg_batch  *batches[2] = {&ejs->batch[0], &ejs->batch[1]};
-
-		exactgpu_rows_flatten(sides, batches, 2, &rrep);
-	}
-	exactgpu_rows_check_srids(&rows[0], &rows[1]);
-	/* as the predicates row by row: in 3D a geometry without Z meets none
-	 * with Z (the batch would read its z as 0) */
-	if (ejs->naxes == 3)
-		exactgpu_check_dims(ejs->batch[0].nrows_z > 0, ejs->batch[0].nrows_flat > 0,
-							ejs->batch[1].nrows_z > 0, ejs->batch[1].nrows_flat > 0, ejs->context);
+	read_side(ejs, ejs->outer, &j->rows[ejs->outer]);
+	read_side(ejs, 1 - ejs->outer, &j->rows[1 - ejs->outer]);
+	exactgpu_join_run(j, false);
+	ejs->pairs = j->pairs;
+	ejs->npairs = j->npairs;
 	for (int k = 0; k < 2; k++)
 	{
-		ejs->side[k].row_tuple = rows[k].ids;
-		ejs->side[k].rows = rows[k].n;
-		ejs->side[k].prims = ejs->batch[k].nprims;
+		ejs->side[k].row_tuple = j->rows[k].ids;
+		ejs->side[k].rows = j->rows[k].n;
 	}
-	t1 = exg_now_ns();
-
-	/* exactgpu.device = auto: as planned (the CPU for small joins), and as
-	 * the SRFs do, the CPU below exactgpu.gpu_min_primitives; threads sized
-	 * to the primitives */
-	nprims = ejs->side[0].prims + ejs->side[1].prims;
-	exactgpu_join_options_for(&opt, nprims);
-	if (opt.device == EXG_DEVICE_AUTO && ejs->device == EXG_DEVICE_CPU)
-		opt.device = EXG_DEVICE_CPU;
-	memset(rep, 0, sizeof(*rep));
-	if (rows[0].n > 0 && rows[1].n > 0 &&
-		engine_join(ejs, &opt, &rep->stats, &err) != EXG_OK)
-		exactgpu_report(&err, ejs->context);
-	exg_batch_free(&ejs->batch[0]);
-	exg_batch_free(&ejs->batch[1]);
-	exactgpu_rows_release(&rows[0]);
-	exactgpu_rows_release(&rows[1]);
+	ejs->side[0].prims = rep->left_prims;
+	ejs->side[1].prims = rep->right_prims;
 
 	if (ejs->oj.active)
 	{
@@ -393,29 +329,15 @@ run_join(ExactJoinState *ejs)
 
 			ejs->matched[o->row_tuple[row]] = true;
 		}
-		free(ejs->pairs);
+		exactgpu_join_free(j);
 		ejs->pairs = NULL;
 	}
 	ejs->joined = true;
 	ejs->next = 0;
 	ejs->shown_left = -1;
+	exactgpu_join_done(j, ejs->npairs);
 
-	/* the report of exactgpu_last_join_stats(), and EXPLAIN ANALYZE's sums */
-	rep->left_rows = rows[0].n;
-	rep->right_rows = rows[1].n;
-	rep->left_prims = ejs->side[0].prims;
-	rep->right_prims = ejs->side[1].prims;
-	rep->row_pairs = ejs->npairs;
-	rep->read_parallel = rrep.parallel;
-	rep->read_workers = rrep.workers;
-	rep->read_ms = (t1 - t0) / 1e6;
-	rep->join_ms = (exg_now_ns() - t1) / 1e6;
-	rep->total_ms = rep->read_ms + rep->join_ms;
-	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
-			 ejs->pred == EXACT_PRED_2D ? "2D" : ejs->pred == EXACT_PRED_SOLID3D ? "3D volume" : "3D");
-	if (rep->stats.device_name[0] == '\0')
-		snprintf(rep->stats.device_name, sizeof(rep->stats.device_name), "none (an input is empty)");
-	rep->valid = true;
+	/* EXPLAIN ANALYZE's sums */
 	ejs->runs++;
 	ejs->read_ms += rep->read_ms;
 	ejs->join_ms += rep->join_ms;

@@ -47,8 +47,8 @@ exactgpu_outer_begin(ExactOuterJoin *oj, CustomScanState *node, JoinType jointyp
 	memset(oj, 0, sizeof(*oj));
 	oj->jointype = jointype;
 	oj->outer = outer;
-	if (list_length(cscan->custom_exprs) > 1)
-		oj->joinquals = lsecond(cscan->custom_exprs);
+	/* the ON clauses beside the predicate, as one expression (TRUE when none) */
+	oj->joinquals = make_ands_implicit((Expr *) lsecond(cscan->custom_exprs));
 	oj->joinqual = ExecInitQual(oj->joinquals, &node->ss.ps);
 	/* a semi or anti join on the predicate alone is custom_join_exec.c's */
 	oj->active = jointype == JOIN_LEFT || jointype == JOIN_RIGHT || jointype == JOIN_FULL ||

@@ -8,15 +8,16 @@
  *   custom_plans       the outer and the inner child plans, in that order;
  *   custom_scan_tlist  the outer child's target list, then the inner's: the
  *                      scan tuple is an outer row beside an inner row;
- *   custom_exprs       the join clause (a FuncExpr), its Vars made
- *                      INDEX_VAR references into that scan tuple; then,
- *                      for an outer, semi or anti join with more ON
- *                      clauses, those clauses as a list (implicit AND:
- *                      they decide what matches, custom_join_outer.c);
+ *   custom_exprs       the join clause (a FuncExpr); then, for an outer,
+ *                      semi or anti join with more ON clauses, those
+ *                      clauses as one expression (TRUE when none: they
+ *                      decide what matches, custom_join_outer.c); then the
+ *                      other join clauses (an outer join's WHERE clauses
+ *                      included), checked on each joined row
+ *                      (exactgpu_join_init_filter); their Vars made
+ *                      INDEX_VAR references into that scan tuple;
  *   custom_private     integers, indexed by the ExactJoinPrivate enum.
- * Other join clauses (an outer join's WHERE clauses) go into the plan's
- * qual, checked on each row handed out. What the planner charges is in
- * join_cost.[ch].
+ * What the planner charges is in join_cost.[ch].
  */
 #ifndef EXACTGPU_CUSTOM_JOIN_H
 #define EXACTGPU_CUSTOM_JOIN_H

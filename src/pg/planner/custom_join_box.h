@@ -12,10 +12,10 @@
  * The plan node's fields:
  *   custom_plans       the outer and the inner child plans, in that order;
  *   custom_scan_tlist  the outer child's target list, then the inner's;
- *   custom_exprs       one element: the operator clause (an OpExpr), its
- *                      Vars made INDEX_VAR references into the scan tuple;
+ *   custom_exprs       the operator clause (an OpExpr), then the other
+ *                      join clauses, their Vars made INDEX_VAR references
+ *                      into the scan tuple;
  *   custom_private     integers, indexed by the ExactBoxJoinPrivate enum.
- * Other join clauses go into the plan's qual.
  */
 #ifndef EXACTGPU_CUSTOM_JOIN_BOX_H
 #define EXACTGPU_CUSTOM_JOIN_BOX_H

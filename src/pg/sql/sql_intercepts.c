@@ -23,10 +23,8 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "exactgpu_engine.h"
 #include "geom_cache.h"
-#include "join_options.h"
-#include "join_rows.h"
+#include "join_driver.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_intercepts_3d);
 PG_FUNCTION_INFO_V1(exactgpu_intercept_pieces_3d);
@@ -176,203 +174,50 @@ exactgpu_intercept_pieces_3d(PG_FUNCTION_ARGS)
 
 /* ---- the join forms ---- */
 
-/* Engine memory of a join, freed by a reset callback if an ERROR ends it. */
-typedef struct InterceptJoinState
-{
-	ExactgpuRows rows[2];		/* holes, bodies */
-	exg_batch	batch[2];
-	uint64_t   *pairs;
-	exg_intercept_set set;
-	MemoryContextCallback cb;
-} InterceptJoinState;
-
-static void
-intercept_join_free(void *arg)
-{
-	InterceptJoinState *js = arg;
-
-	exg_batch_free(&js->batch[0]);
-	exg_batch_free(&js->batch[1]);
-	free(js->pairs);
-	js->pairs = NULL;
-	exg_intercept_set_free(&js->set);
-}
-
-typedef struct id_pair
-{
-	int64		hole;
-	int64		body;
-	uint64		rows;
-} id_pair;
-
-static int
-cmp_id_pair(const void *x, const void *y)
-{
-	const id_pair *a = x,
-			   *b = y;
-
-	if (a->hole != b->hole)
-		return a->hole < b->hole ? -1 : 1;
-	if (a->body != b->body)
-		return a->body < b->body ? -1 : 1;
-	return (a->rows > b->rows) - (a->rows < b->rows);
-}
-
-/* Name the failing row by its id, then raise the error. */
-static void
-report_row(InterceptJoinState *js, exg_error *err, const char *context)
-{
-	int			side = err->side != 0;
-
-	if (err->row > 0 && err->row <= js->rows[side].n)
-	{
-		size_t		len = strlen(err->message);
-
-		snprintf(err->message + len, sizeof(err->message) - len, " (id %lld of the %s)",
-				 (long long) js->rows[side].ids[err->row - 1], side ? "bodies" : "holes");
-	}
-	if (err->status == EXG_ERR_ARGUMENT)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: %s", context, err->message),
-				 errhint("Holes are LINESTRINGs (or MULTILINESTRINGs whose parts join end to start), bodies closed surfaces.")));
-	exactgpu_report(err, context);
-}
-
 /*
- * Both inputs are read into js->rows: the batch join with the bodies as
- * volumes finds the pairs, the engine their intercepts, emitted in the
- * order of (hole id, body id, depth).
+ * The batch join with the bodies as volumes finds the (hole, body) pairs,
+ * the engine their intercepts (join_driver.c), emitted in the order of
+ * (hole id, body id, depth).
  */
 static void
-intercepts_join(FunctionCallInfo fcinfo, InterceptJoinState *js, uint64 t_start,
-				const char *context)
+intercepts_join(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ExactgpuJoinReport *rep = &exactgpu_last_join;
-	exg_join_options opt;
-	exg_error	err = {0};
-	size_t		npairs = 0,
-				k;
-	id_pair    *ids;
-	uint64		t_join;
+	uint64		rows;
 
-	exactgpu_rows_check_srids(&js->rows[0], &js->rows[1]);
-	for (k = 0; k < 2; k++)
-	{
-		exg_row_bytes bytes = exactgpu_rows_bytes(&js->rows[k]);
-
-		if (exg_batch_add_rows(&js->batch[k], &bytes, exactgpu_threads(), &err) != EXG_OK)
-		{
-			err.side = k;
-			report_row(js, &err, context);
-		}
-	}
-	memset(rep, 0, sizeof(*rep));
-	rep->left_rows = js->rows[0].n;
-	rep->right_rows = js->rows[1].n;
-	rep->left_prims = js->batch[0].nprims;
-	rep->right_prims = js->batch[1].nprims;
-	snprintf(rep->semantics, sizeof(rep->semantics), "3D intercepts");
-	t_join = exg_now_ns();
-	rep->read_ms = (t_join - t_start) / 1e6;
-
-	exactgpu_join_options(&opt);
-	if (exg_intercepts_candidates(&js->batch[0], &js->batch[1], &opt, &js->pairs, &npairs,
-								  &rep->stats, &err) != EXG_OK)
-		report_row(js, &err, context);
-
-	if (exactgpu_progress)
-		ereport(NOTICE,
-				(errmsg("%s: read %llu x %llu rows in %.1f ms; %zu (hole, body) pairs found on %s in %.1f ms",
-						context, (unsigned long long) rep->left_rows,
-						(unsigned long long) rep->right_rows, rep->read_ms, npairs,
-						rep->stats.device_name, (exg_now_ns() - t_join) / 1e6)));
-
-	/* in id order, so that the result comes sorted */
-	ids = palloc_extended(sizeof(id_pair) * (npairs ? npairs : 1), MCXT_ALLOC_HUGE);
-	for (k = 0; k < npairs; k++)
-	{
-		ids[k].hole = js->rows[0].ids[js->pairs[k] >> 32];
-		ids[k].body = js->rows[1].ids[js->pairs[k] & 0xffffffffu];
-		ids[k].rows = js->pairs[k];
-	}
-	qsort(ids, npairs, sizeof(id_pair), cmp_id_pair);
-	for (k = 0; k < npairs; k++)
-		js->pairs[k] = ids[k].rows;
-	{
-		exg_row_bytes holes = exactgpu_rows_bytes(&js->rows[0]),
-					bodies = exactgpu_rows_bytes(&js->rows[1]);
-
-		if (exg_intercepts_pairs(&holes, &bodies, js->pairs, npairs,
-								 (exg_nonplanar_policy) exactgpu_nonplanar_faces,
-								 exactgpu_threads(), &js->set, &err) != EXG_OK)
-			report_row(js, &err, context);
-	}
-	rep->join_ms = (exg_now_ns() - t_join) / 1e6;
-	if (exactgpu_progress)
-		ereport(NOTICE,
-				(errmsg("%s: pairs and intercepts in %.1f ms (bodies prepared in %.1f ms, intercepts in %.1f ms): %zu intercepts",
-						context, rep->join_ms, js->set.prepare_ns / 1e6, js->set.pairs_ns / 1e6,
-						js->set.n)));
-
+	exactgpu_join_run(j, false);
 	InitMaterializedSRF(fcinfo, 0);
-	for (k = 0; k < js->set.n; k++)
+	for (size_t k = 0; k < j->set.n; k++)
 	{
-		const exg_intercept *iv = &js->set.iv[k];
+		const exg_intercept *iv = &j->set.iv[k];
+		uint64		pair = j->pairs[iv->pair];
 
-		put_intercept(rsinfo->setResult, rsinfo->setDesc, 2, ids[iv->pair].hole,
-					  ids[iv->pair].body, js->rows[0].srid, &js->set, iv);
+		put_intercept(rsinfo->setResult, rsinfo->setDesc, 2, j->rows[0].ids[pair >> 32],
+					  j->rows[1].ids[pair & 0xffffffffu], j->rows[0].srid, &j->set, iv);
 	}
-	rep->row_pairs = js->set.n;
-	pfree(ids);
-	intercept_join_free(js);
-	rep->total_ms = (exg_now_ns() - t_start) / 1e6;
-	rep->valid = true;
-}
-
-static InterceptJoinState *
-intercept_join_new(const char *context)
-{
-	InterceptJoinState *js = palloc0(sizeof(InterceptJoinState));
-
-	for (int k = 0; k < 2; k++)
-	{
-		exactgpu_rows_init(&js->rows[k], context);
-		exg_batch_init(&js->batch[k], 3, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
-	}
-	js->cb.func = intercept_join_free;
-	js->cb.arg = js;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &js->cb);
-	return js;
+	rows = j->set.n;
+	exactgpu_join_free(j);
+	exactgpu_join_done(j, rows);
 }
 
 static Datum
 join_sql(FunctionCallInfo fcinfo, const char *context)
 {
-	uint64		t0 = exg_now_ns();
-	char	   *holes_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	char	   *bodies_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	InterceptJoinState *js = intercept_join_new(context);
+	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", context)));
-	exactgpu_read_query_rows(holes_sql, "holes", &js->rows[0]);
-	exactgpu_read_query_rows(bodies_sql, "bodies", &js->rows[1]);
-	SPI_finish();
-	intercepts_join(fcinfo, js, t0, context);
+	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
+							   text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	intercepts_join(fcinfo, j);
 	return (Datum) 0;
 }
 
 static Datum
 join_batches(FunctionCallInfo fcinfo, const char *context)
 {
-	uint64		t0 = exg_now_ns();
-	InterceptJoinState *js = intercept_join_new(context);
+	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
 
-	exactgpu_read_batch_rows(PG_GETARG_DATUM(0), "holes", &js->rows[0]);
-	exactgpu_read_batch_rows(PG_GETARG_DATUM(1), "bodies", &js->rows[1]);
-	intercepts_join(fcinfo, js, t0, context);
+	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+	intercepts_join(fcinfo, j);
 	return (Datum) 0;
 }
 

@@ -8,8 +8,7 @@
 #include "utils/builtins.h"
 
 #include "geom_cache.h"
-#include "exactgpu_engine.h"
-#include "join_options.h"
+#include "join_driver.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_self_intersections_3d);
 PG_FUNCTION_INFO_V1(exactgpu_is_valid_solid);
@@ -62,18 +61,14 @@ surface_triangles(exg_prepared *g, SurfaceTriangles *st, const char *context)
 	st->set.arity = 3;
 }
 
-/* Face pairs that meet improperly (malloc'ed, sorted, faces 0-based). */
+/*
+ * Face pairs that meet improperly (malloc'ed, sorted, faces 0-based): the
+ * surface joined with itself by the batch driver, with every join option.
+ */
 static exg_pair *
 self_pairs(const SurfaceTriangles *st, size_t *n, const char *context)
 {
-	exg_join_options opt;
-	exg_error	err = {0};
-	exg_pair   *pairs = NULL;
-
-	exactgpu_join_options(&opt);
-	if (exg_self_intersections(&st->set, st->face, &opt, &pairs, n, NULL, &err) != EXG_OK)
-		exactgpu_report(&err, context);
-	return pairs;
+	return exactgpu_join_self(&st->set, st->face, n, context);
 }
 
 Datum

@@ -1,0 +1,638 @@
+/*
+ * join_driver.c — the one batch-join driver (join_driver.h): read, check,
+ * options, engine, errors named by row, report.
+ *
+ * Data flow: rows (ids + serialized geometries, join_rows.c) → batches or
+ * boxes (the parallel read, join_read_parallel.c) → the engine's join →
+ * row pairs, handed back to the caller, which turns them into result rows
+ * or joined tuples.
+ */
+#include "exactgpu.h"
+
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "storage/dsm.h"
+#include "utils/memutils.h"
+
+#include "geom_cache.h"
+#include "join_driver.h"
+#include "join_options.h"
+
+/* exactgpu_last_join_stats().semantics of each kind in 3D */
+static const char *const kind_semantics[] = {
+	"3D", "3D volume", "3D point in solid", "3D intercepts", "3D boxes"
+};
+
+/* the engine's batch join of each kind that has one (the engine decides
+ * how: exg_batch_join_as) */
+static const exg_batch_join_mode kind_mode[] = {
+	EXG_BATCH_INTERSECTS, EXG_BATCH_VOLUMES, EXG_BATCH_LOCATE
+};
+
+/* ---- the join's life ---- */
+
+static void
+join_free(void *arg)
+{
+	ExactgpuJoin *j = arg;
+
+	for (int k = 0; k < 2; k++)
+	{
+		exg_batch_free(&j->batch[k]);
+		exactgpu_rows_release(&j->rows[k]);
+	}
+	free(j->pairs);
+	j->pairs = NULL;
+	j->npairs = 0;
+	exg_intercept_set_free(&j->set);
+}
+
+ExactgpuJoin *
+exactgpu_join_new(ExactgpuJoinKind kind, int naxes, const char *context)
+{
+	ExactgpuJoin *j = palloc0(sizeof(ExactgpuJoin));
+
+	j->t_start = exg_now_ns();
+	j->kind = kind;
+	j->naxes = naxes;
+	j->context = context;
+	j->name_rows = true;
+	j->side_name[0] = kind == EXACTGPU_JOIN_INTERCEPTS ? "holes" : "left input";
+	j->side_name[1] = kind == EXACTGPU_JOIN_INTERCEPTS ? "bodies" : "right input";
+	for (int k = 0; k < 2; k++)
+	{
+		exactgpu_rows_init(&j->rows[k], context);
+		exg_batch_init(&j->batch[k], naxes, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+	}
+	j->cb.func = join_free;
+	j->cb.arg = j;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &j->cb);
+	return j;
+}
+
+void
+exactgpu_join_free(ExactgpuJoin *j)
+{
+	join_free(j);
+}
+
+/* The queries' and batch values' names in messages: "left", "holes", ... */
+static const char *
+read_name(const ExactgpuJoin *j, int k)
+{
+	if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+		return k ? "bodies" : "holes";
+	return k ? "right" : "left";
+}
+
+void
+exactgpu_join_read_queries(ExactgpuJoin *j, const char *left_sql, const char *right_sql)
+{
+	if (SPI_connect() != SPI_OK_CONNECT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("%s: SPI_connect failed", j->context)));
+	/*
+	 * Big geometries stay TOAST pointers until parallel workers take them;
+	 * the intercepts read each pair's hole and body from their bytes after
+	 * the join, so their rows are read in line.
+	 */
+	if (j->kind != EXACTGPU_JOIN_INTERCEPTS)
+	{
+		exactgpu_rows_defer_toast(&j->rows[0]);
+		exactgpu_rows_defer_toast(&j->rows[1]);
+	}
+	exactgpu_read_query_rows(left_sql, read_name(j, 0), &j->rows[0]);
+	exactgpu_read_query_rows(right_sql, read_name(j, 1), &j->rows[1]);
+	SPI_finish();
+}
+
+void
+exactgpu_join_read_batches(ExactgpuJoin *j, Datum left, Datum right)
+{
+	exactgpu_read_batch_rows(left, read_name(j, 0), &j->rows[0]);
+	exactgpu_read_batch_rows(right, read_name(j, 1), &j->rows[1]);
+}
+
+/* ---- errors and reports ---- */
+
+/* Raise an engine failure, the failing row named by its id where it has one. */
+static void
+join_fail(const ExactgpuJoin *j, exg_error *err, const int64 *const ids[2], const size_t n[2])
+{
+	int			side = err->side != 0;
+
+	if (j->name_rows && err->row > 0 && err->row <= n[side])
+	{
+		size_t		len = strlen(err->message);
+
+		snprintf(err->message + len, sizeof(err->message) - len, " (id %lld of the %s)",
+				 (long long) ids[side][err->row - 1], j->side_name[side]);
+	}
+	if (j->kind == EXACTGPU_JOIN_INTERCEPTS && err->status == EXG_ERR_ARGUMENT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: %s", j->context, err->message),
+				 errhint("Holes are LINESTRINGs (or MULTILINESTRINGs whose parts join end to start), bodies closed surfaces.")));
+	exactgpu_report(err, j->context);
+}
+
+static void
+join_fail_rows(const ExactgpuJoin *j, exg_error *err)
+{
+	const int64 *const ids[2] = {j->rows[0].ids, j->rows[1].ids};
+	const size_t n[2] = {j->rows[0].n, j->rows[1].n};
+
+	join_fail(j, err, ids, n);
+}
+
+/* The device the engine named, and why the CPU was forced where it was. */
+static void
+name_device(exg_join_stats *stats, const char *cpu_because)
+{
+	size_t		len = strlen(stats->device_name);
+
+	if (cpu_because && len > 0)
+		snprintf(stats->device_name + len, sizeof(stats->device_name) - len, ", %s",
+				 cpu_because);
+}
+
+/*
+ * exactgpu_last_join_stats()'s first fields, and the first progress
+ * NOTICE, once both sides are read (items: primitives or boxes).
+ */
+static ExactgpuJoinReport *
+report_read(const ExactgpuJoin *j, const char *semantics, const uint64 rows[2],
+			const uint64 items[2], const char *unit, uint64 t_start)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	const ExactgpuReadReport *rr = &j->read;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->read_workers = rr->workers;
+	rep->read_parallel = rr->parallel;
+	rep->left_rows = rows[0];
+	rep->right_rows = rows[1];
+	rep->left_prims = items[0];
+	rep->right_prims = items[1];
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s", semantics);
+	rep->read_ms = (exg_now_ns() - t_start) / 1e6;
+	if (exactgpu_progress)
+		ereport(NOTICE,
+				(errmsg("%s: read %llu x %llu rows (%llu x %llu %s) in %.1f ms", j->context,
+						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
+						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
+						unit, rep->read_ms),
+				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers, running %.1f to %.1f ms after their launch), gathered %.1f ms (%d of 2 sides laid out in place by the processes: segments made %.1f ms, rows laid out %.1f ms), workers and shared memory released %.1f ms; the processes flattening, summed: detoast %.1f ms, parse %.1f ms, copy %.1f ms, the last done %.1f ms after the launch",
+						   rep->read_ms - rr->detoast_ms - rr->parse_ms - rr->wait_ms -
+						   rr->gather_ms - rr->release_ms,
+						   rr->parallel ? "parallel" : "serial", rr->detoast_ms, rr->parse_ms,
+						   rr->wait_ms, rr->workers, rr->workers_planned, rr->first_start_ms,
+						   rr->last_start_ms, rr->gather_ms, rr->in_place, rr->place_create_ms,
+						   rr->place_wait_ms, rr->release_ms, rr->work_detoast_ms,
+						   rr->work_parse_ms, rr->work_copy_ms, rr->last_done_ms),
+				 rr->release_ms > 0.1 * rep->read_ms && min_dynamic_shared_memory == 0 ?
+				 errhint("The parallel read's shared memory was mapped and released for this join: min_dynamic_shared_memory (set at server start, e.g. 4GB for joins of 10^7 triangles) keeps it ready.") : 0));
+	return rep;
+}
+
+/* The second progress NOTICE, once the engine is done. */
+static void
+report_joined(const ExactgpuJoin *j, const ExactgpuJoinReport *rep)
+{
+	const exg_join_stats *s = &rep->stats;
+
+	if (!exactgpu_progress)
+		return;
+	if (j->kind == EXACTGPU_JOIN_BOXES)
+		ereport(NOTICE,
+				(errmsg("%s: joined on %s in %.1f ms (%.1f ms of them making result rows): %llu box comparisons, %llu pairs",
+						j->context, s->device_name, rep->join_ms,
+						s->phase_ns[EXG_PHASE_MERGE] / 1e6,
+						(unsigned long long) s->candidates, (unsigned long long) s->hits)));
+	else if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+		ereport(NOTICE,
+				(errmsg("%s: %zu (hole, body) pairs found on %s, and their intercepts, in %.1f ms (bodies prepared in %.1f ms, intercepts in %.1f ms): %zu intercepts",
+						j->context, j->npairs, s->device_name, rep->join_ms,
+						j->set.prepare_ns / 1e6, j->set.pairs_ns / 1e6, j->set.n)));
+	else
+		ereport(NOTICE,
+				(errmsg("%s: joined on %s in %.1f ms: %llu candidate pairs, %llu primitive hits, %llu decided by GMP",
+						j->context, s->device_name, rep->join_ms,
+						(unsigned long long) s->candidates, (unsigned long long) s->hits,
+						(unsigned long long) s->exact_pairs),
+				 s->gpu_setup_ns > 0 ?
+				 errdetail("Of it, %.1f ms setting the GPU up (driver, CUDA context, pinned buffers): paid by a backend's first GPU join, and by a join that needs bigger pinned buffers than the joins before it.",
+						   s->gpu_setup_ns / 1e6) : 0));
+}
+
+void
+exactgpu_join_done(ExactgpuJoin *j, uint64 row_pairs)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+
+	rep->row_pairs = row_pairs;
+	rep->total_ms = (exg_now_ns() - j->t_start) / 1e6;
+	rep->valid = true;
+}
+
+/* ---- joins of batches ---- */
+
+static int
+cmp_rows_by_id(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = arg;
+	int64		a = ids[*(const uint32 *) x],
+				b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The place of each row of a side in the result's order (exg_batch.order):
+ * by id, rows that share an id at one place, so that the engine's one sort
+ * of the row pairs leaves them in id order, each id pair once. *place_ids
+ * gets the id of each place. NULL, with the rows' ids as place ids, when
+ * the ids grow strictly with the rows, as they usually do.
+ */
+static uint32 *
+rows_order(const ExactgpuRows *rows, int64 **place_ids)
+{
+	size_t		n = rows->n,
+				i,
+				places = 0;
+	uint32	   *by_id,
+			   *order;
+	int64	   *pid;
+
+	*place_ids = rows->ids;
+	for (i = 1; i < n && rows->ids[i - 1] < rows->ids[i]; i++)
+		;
+	if (i >= n)
+		return NULL;
+	by_id = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+		by_id[i] = (uint32) i;
+	qsort_interruptible(by_id, n, sizeof(uint32), cmp_rows_by_id, rows->ids);
+	order = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	pid = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+	{
+		int64		id = rows->ids[by_id[i]];
+
+		if (places == 0 || id != pid[places - 1])
+			pid[places++] = id;
+		order[by_id[i]] = (uint32) (places - 1);
+	}
+	pfree(by_id);
+	*place_ids = pid;
+	return order;
+}
+
+typedef struct id_pair
+{
+	int64		left;
+	int64		right;
+	uint64		rows;
+} id_pair;
+
+static int
+cmp_id_pair(const void *x, const void *y, void *arg)
+{
+	const id_pair *a = x,
+			   *b = y;
+
+	if (a->left != b->left)
+		return a->left < b->left ? -1 : 1;
+	if (a->right != b->right)
+		return a->right < b->right ? -1 : 1;
+	return (a->rows > b->rows) - (a->rows < b->rows);
+}
+
+/* Sort the row pairs by (left id, right id), each row pair kept. */
+static void
+sort_pairs_by_id(ExactgpuJoin *j)
+{
+	id_pair    *ids = palloc_extended(sizeof(id_pair) * (j->npairs ? j->npairs : 1),
+									  MCXT_ALLOC_HUGE);
+	size_t		k;
+
+	for (k = 0; k < j->npairs; k++)
+	{
+		ids[k].left = j->rows[0].ids[j->pairs[k] >> 32];
+		ids[k].right = j->rows[1].ids[j->pairs[k] & 0xffffffffu];
+		ids[k].rows = j->pairs[k];
+	}
+	qsort_interruptible(ids, j->npairs, sizeof(id_pair), cmp_id_pair, NULL);
+	for (k = 0; k < j->npairs; k++)
+		j->pairs[k] = ids[k].rows;
+	pfree(ids);
+}
+
+/* The intercepts of every pair (in id order), from the rows' bytes. */
+static void
+run_intercepts(ExactgpuJoin *j)
+{
+	exg_row_bytes holes = exactgpu_rows_bytes(&j->rows[0]),
+				bodies = exactgpu_rows_bytes(&j->rows[1]);
+	exg_error	err = {0};
+
+	sort_pairs_by_id(j);
+	if (exg_intercepts_pairs(&holes, &bodies, j->pairs, j->npairs,
+							 (exg_nonplanar_policy) exactgpu_nonplanar_faces,
+							 exactgpu_threads(), &j->set, &err) != EXG_OK)
+		join_fail_rows(j, &err);
+}
+
+void
+exactgpu_join_run(ExactgpuJoin *j, bool by_id)
+{
+	ExactgpuRows *rows[2] = {&j->rows[0], &j->rows[1]};
+	exg_batch  *batch[2] = {&j->batch[0], &j->batch[1]};
+	ExactgpuJoinReport *rep;
+	exg_join_options opt;
+	const char *cpu_because;
+	exg_error	err = {0};
+	exg_status	st = EXG_OK;
+	uint64		nrows[2],
+				nprims[2];
+
+	Assert(j->kind != EXACTGPU_JOIN_BOXES);
+	/* in-line rows parsed on the thread pool, out-of-line ones by parallel
+	 * workers when it pays; batch row i is the row of ids[i] */
+	exactgpu_rows_flatten(rows, batch, 2, &j->read);
+	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
+	/* as the predicates row by row: in 3D a geometry without Z meets none
+	 * with Z (the batch would read its z as 0) */
+	if (j->naxes == 3 && j->kind != EXACTGPU_JOIN_INTERCEPTS)
+		exactgpu_check_dims(j->batch[0].nrows_z > 0, j->batch[0].nrows_flat > 0,
+							j->batch[1].nrows_z > 0, j->batch[1].nrows_flat > 0, j->context);
+	for (int k = 0; k < 2; k++)
+	{
+		nrows[k] = j->rows[k].n;
+		nprims[k] = j->batch[k].nprims;
+	}
+	rep = report_read(j, j->naxes == 3 ? kind_semantics[j->kind] : "2D", nrows, nprims,
+					  "primitives", j->t_start);
+
+	j->t_join = exg_now_ns();
+	cpu_because = exactgpu_join_options(&opt, nprims[0] + nprims[1], PRIMS_PER_THREAD,
+										j->planned_cpu);
+	if (by_id)
+		for (int k = 0; k < 2; k++)
+			j->batch[k].order = rows_order(&j->rows[k], &j->place_ids[k]);
+	if (j->lazy && (nrows[0] == 0 || nrows[1] == 0))
+		snprintf(rep->stats.device_name, sizeof(rep->stats.device_name),
+				 "none (an input is empty)");
+	else
+	{
+		if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+			st = exg_intercepts_candidates(&j->batch[0], &j->batch[1], &opt, &j->pairs,
+										   &j->npairs, &rep->stats, &err);
+		else
+			st = exg_batch_join_as(&j->batch[0], &j->batch[1], kind_mode[j->kind], &opt,
+								   &j->pairs, &j->npairs, &rep->stats, &err);
+		if (st != EXG_OK)
+			join_fail_rows(j, &err);
+		name_device(&rep->stats, cpu_because);
+	}
+	/* the batches are done with: their memory goes before the rows go out */
+	for (int k = 0; k < 2; k++)
+	{
+		exg_batch_free(&j->batch[k]);
+		exactgpu_rows_release(&j->rows[k]);
+	}
+	if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+		run_intercepts(j);
+	rep->join_ms = (exg_now_ns() - j->t_join) / 1e6;
+	report_joined(j, rep);
+}
+
+/* ---- box joins ---- */
+
+/* Keep the rows of side k with a box (empty geometries meet nothing). */
+static void
+boxes_compact(ExactgpuJoin *j, int k, uint8 *has_box)
+{
+	size_t		nrows = j->rows[k].n,
+				d2 = 2 * j->naxes,
+				n = 0;
+	double	   *box = j->box[k];
+	int64	   *ids = j->rows[k].ids;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (has_box[i])
+		{
+			if (n != i)
+			{
+				memmove(&box[d2 * n], &box[d2 * i], d2 * sizeof(double));
+				ids[n] = ids[i];
+			}
+			n++;
+		}
+	j->box_ids[k] = ids;
+	j->nbox[k] = n;
+	pfree(has_box);
+	if (n > EXG_BOX_MAX_INPUT)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: more than %u boxes in one input", j->context, EXG_BOX_MAX_INPUT)));
+}
+
+void
+exactgpu_join_read_boxes(ExactgpuJoin *j)
+{
+	ExactgpuRows *rows[2] = {&j->rows[0], &j->rows[1]};
+	uint8	   *has_box[2];
+	uint64		nrows[2],
+				nbox[2];
+	char		semantics[32];
+
+	Assert(j->kind == EXACTGPU_JOIN_BOXES);
+	/* in line on all cores, out of line (TOAST) by parallel workers when it pays */
+	exactgpu_rows_boxes(rows, 2, j->naxes, j->box, has_box, &j->read);
+	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
+	for (int k = 0; k < 2; k++)
+	{
+		nrows[k] = j->rows[k].n;
+		boxes_compact(j, k, has_box[k]);
+		nbox[k] = j->nbox[k];
+	}
+	snprintf(semantics, sizeof(semantics), "%dD boxes", j->naxes);
+	report_read(j, semantics, nrows, nbox, "boxes", j->t_start);
+}
+
+/*
+ * Where the engine's pair chunks go. The engine calls the sink on this
+ * thread, between its own GPU steps: a PostgreSQL ERROR raised by emit
+ * must not unwind through the engine, so it is caught, kept, and rethrown
+ * once the engine has returned.
+ */
+typedef struct BoxSink
+{
+	ExactgpuBoxEmit emit;
+	void	   *arg;
+	ErrorData  *error;
+} BoxSink;
+
+static exg_status
+box_sink(void *arg, const exg_pair *p, size_t n)
+{
+	BoxSink    *bs = arg;
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile exg_status st = EXG_OK;
+
+	PG_TRY();
+	{
+		CHECK_FOR_INTERRUPTS();
+		bs->emit(bs->arg, p, n);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		bs->error = CopyErrorData();
+		FlushErrorState();
+		st = EXG_ERR_INTERRUPTED;
+	}
+	PG_END_TRY();
+	return st;
+}
+
+/* One engine box join; a failure (or emit's ERROR) raised here. */
+static void
+box_join(const ExactgpuJoin *j, const char *context, const exg_box_set *A,
+		 const exg_box_set *B, int naxes, const exg_join_options *opt, ExactgpuBoxEmit emit,
+		 void *arg, exg_join_stats *stats)
+{
+	BoxSink		bs = {emit, arg, NULL};
+	exg_error	err = {0};
+
+	if (exg_box_join(A, B, naxes, opt, box_sink, &bs, stats, &err) != EXG_OK)
+	{
+		if (bs.error)
+			ReThrowError(bs.error);
+		if (j)
+		{
+			const int64 *const ids[2] = {j->box_ids[0], j->box_ids[1]};
+			const size_t n[2] = {j->nbox[0], j->nbox[1]};
+
+			join_fail(j, &err, ids, n);
+		}
+		exactgpu_report(&err, context);
+	}
+}
+
+void
+exactgpu_join_boxes(ExactgpuJoin *j, ExactgpuBoxEmit emit, void *arg)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	exg_join_options opt;
+	const char *cpu_because;
+	exg_box_set A = {j->box[0], (uint32) j->nbox[0]},
+				B = {j->box[1], (uint32) j->nbox[1]};
+
+	j->t_join = exg_now_ns();
+	cpu_because = exactgpu_join_options(&opt, j->nbox[0] + j->nbox[1], 0, j->planned_cpu);
+	box_join(j, j->context, &A, &B, j->naxes, &opt, emit, arg, &rep->stats);
+	name_device(&rep->stats, cpu_because);
+	rep->join_ms = (exg_now_ns() - j->t_join) / 1e6;
+	report_joined(j, rep);
+}
+
+/* ---- ExactBoxJoin's calls ---- */
+
+void
+exactgpu_box_calls_begin(ExactgpuBoxCalls *bc, const char *context, uint64 nboxes,
+						 bool planned_cpu, uint64 t_start)
+{
+	memset(bc, 0, sizeof(*bc));
+	bc->context = context;
+	bc->t_start = t_start;
+	bc->t_join = exg_now_ns();
+	bc->cpu_because = exactgpu_join_options(&bc->opt, nboxes, 0, planned_cpu);
+}
+
+void
+exactgpu_box_calls_join(ExactgpuBoxCalls *bc, const exg_box_set *A, const exg_box_set *B,
+						int naxes, ExactgpuBoxEmit emit, void *arg)
+{
+	exg_join_stats st;
+	exg_join_stats *sum = &bc->stats;
+
+	memset(&st, 0, sizeof(st));
+	box_join(NULL, bc->context, A, B, naxes, &bc->opt, emit, arg, &st);
+	bc->calls++;
+	sum->candidates += st.candidates;
+	sum->hits += st.hits;
+	sum->cell_pairs += st.cell_pairs;
+	sum->waves += st.waves;
+	sum->splits += st.splits;
+	sum->gpu_setup_ns += st.gpu_setup_ns;
+	for (int p = 0; p < EXG_JOIN_PHASES; p++)
+		sum->phase_ns[p] += st.phase_ns[p];
+	sum->total_ns += st.total_ns;
+	sum->used_gpu |= st.used_gpu;
+	memcpy(sum->grid_dims, st.grid_dims, sizeof(sum->grid_dims));
+	memcpy(sum->device_name, st.device_name, sizeof(sum->device_name));
+}
+
+void
+exactgpu_box_calls_end(ExactgpuBoxCalls *bc, const char *semantics, uint64 rows[2],
+					   uint64 boxes[2], uint64 row_pairs)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	double		join_ms = (exg_now_ns() - bc->t_join) / 1e6;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->left_rows = rows[0];
+	rep->right_rows = rows[1];
+	rep->left_prims = boxes[0];
+	rep->right_prims = boxes[1];
+	rep->row_pairs = row_pairs;
+	rep->stats = bc->stats;
+	rep->read_ms = (bc->t_join - bc->t_start) / 1e6;
+	rep->join_ms = join_ms;
+	rep->total_ms = rep->read_ms + rep->join_ms;
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s", semantics);
+	if (bc->calls == 0)
+		snprintf(rep->stats.device_name, sizeof(rep->stats.device_name),
+				 "none (an input is empty)");
+	else
+		name_device(&rep->stats, bc->cpu_because);
+	memcpy(bc->stats.device_name, rep->stats.device_name, sizeof(bc->stats.device_name));
+	rep->valid = true;
+	if (exactgpu_progress)
+		ereport(NOTICE,
+				(errmsg("%s: read %llu x %llu rows (%llu x %llu boxes) in %.1f ms; joined on %s in %.1f ms (%d engine calls): %llu box comparisons, %llu pairs",
+						bc->context, (unsigned long long) rows[0], (unsigned long long) rows[1],
+						(unsigned long long) boxes[0], (unsigned long long) boxes[1],
+						rep->read_ms, rep->stats.device_name, rep->join_ms, bc->calls,
+						(unsigned long long) rep->stats.candidates,
+						(unsigned long long) row_pairs)));
+}
+
+/* ---- the self-intersection join (validity) ---- */
+
+exg_pair *
+exactgpu_join_self(const exg_prim_set *T, const uint32_t *face, size_t *n, const char *context)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	exg_join_options opt;
+	const char *cpu_because;
+	exg_error	err = {0};
+	exg_pair   *pairs = NULL;
+	uint64		t0 = exg_now_ns();
+
+	memset(rep, 0, sizeof(*rep));
+	rep->left_rows = rep->right_rows = 1;
+	rep->left_prims = rep->right_prims = T->nprims;
+	snprintf(rep->semantics, sizeof(rep->semantics), "3D self-intersections");
+	/* a surface against itself: its primitives once, not twice */
+	cpu_because = exactgpu_join_options(&opt, T->nprims, PRIMS_PER_THREAD, false);
+	if (exg_self_intersections(T, face, &opt, &pairs, n, &rep->stats, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	name_device(&rep->stats, cpu_because);
+	rep->row_pairs = *n;
+	rep->join_ms = rep->total_ms = (exg_now_ns() - t0) / 1e6;
+	rep->valid = true;
+	return pairs;
+}
