@@ -616,6 +616,7 @@ box_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	const exg_join_stats *s = &bjs->stats;
 
 	exactgpu_join_explain_clause(node, ancestors, es, "Box Operator", (Node *) bjs->clause);
+	exactgpu_join_explain_filter(node, ancestors, es, bjs->jointype);
 	ExplainPropertyText("Boxes", bjs->nd ? "PostGIS GIDX (float, rounded outward)"
 						: "PostGIS BOX2DF (float, rounded outward)", es);
 	exactgpu_join_explain_kind(bjs->jointype, bjs->device, es);

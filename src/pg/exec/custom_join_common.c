@@ -363,9 +363,8 @@ exactgpu_join_init_filter(CustomScanState *node)
 }
 
 /*
- * The join clause and the other clauses, deparsed as EXPLAIN shows a
- * join's condition and its Join Filter (relations named), with the rows
- * the filter removed under ANALYZE.
+ * An expression of the node (the join clause, an outer join's ON clauses),
+ * deparsed as EXPLAIN shows a join's (relations named).
  */
 void
 exactgpu_join_explain_clause(CustomScanState *node, List *ancestors, ExplainState *es,
@@ -373,20 +372,33 @@ exactgpu_join_explain_clause(CustomScanState *node, List *ancestors, ExplainStat
 {
 	List	   *dpctx = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
-	List	   *filter = exactgpu_join_filter_clauses(node);
-	Instrumentation *instr = node->ss.ps.instrument;
 
 	ExplainPropertyText(label, deparse_expression(clause, dpctx, useprefix, false), es);
+}
+
+/*
+ * The node's filter (exactgpu_join_init_filter) with the rows it removed
+ * under ANALYZE, labelled as PostgreSQL's joins label it: an inner (semi,
+ * anti) join's other clauses are its Join Filter; an outer join's are
+ * WHERE clauses, checked on the null-extended rows too: its Filter.
+ */
+void
+exactgpu_join_explain_filter(CustomScanState *node, List *ancestors, ExplainState *es,
+							 JoinType jointype)
+{
+	List	   *filter = exactgpu_join_filter_clauses(node);
+	Instrumentation *instr = node->ss.ps.instrument;
+	bool		outer = jointype == JOIN_LEFT || jointype == JOIN_RIGHT || jointype == JOIN_FULL;
+
 	if (filter == NIL)
 		return;
-	ExplainPropertyText("Join Filter",
-						deparse_expression((Node *) make_ands_explicit(filter), dpctx,
-										   useprefix, false), es);
+	exactgpu_join_explain_clause(node, ancestors, es, outer ? "Filter" : "Join Filter",
+								 (Node *) make_ands_explicit(filter));
 	/* as explain.c's show_instrumentation_count */
 	if (es->analyze && instr != NULL &&
 		(instr->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
-		ExplainPropertyFloat("Rows Removed by Join Filter", NULL,
-							 instr->nloops > 0 ? instr->nfiltered1 / instr->nloops : 0, 0, es);
+		ExplainPropertyFloat(outer ? "Rows Removed by Filter" : "Rows Removed by Join Filter",
+							 NULL, instr->nloops > 0 ? instr->nfiltered1 / instr->nloops : 0, 0, es);
 }
 
 void

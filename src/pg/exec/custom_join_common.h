@@ -78,6 +78,8 @@ void		exactgpu_join_init_filter(CustomScanState *node);
 /* EXPLAIN: the clause and filter, the join type and planned device, the runs, the times */
 void		exactgpu_join_explain_clause(CustomScanState *node, List *ancestors,
 										 ExplainState *es, const char *label, Node *clause);
+void		exactgpu_join_explain_filter(CustomScanState *node, List *ancestors,
+										 ExplainState *es, JoinType jointype);
 void		exactgpu_join_explain_kind(JoinType jointype, int device, ExplainState *es);
 bool		exactgpu_join_explain_runs(int runs, const char *device_used, ExplainState *es);
 void		exactgpu_join_explain_times(double read_ms, double join_ms,

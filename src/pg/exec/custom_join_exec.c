@@ -445,6 +445,7 @@ exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	exactgpu_join_explain_clause(node, ancestors, es, "Exact Predicate", (Node *) ejs->clause);
 	exactgpu_outer_explain(&ejs->oj, node, ancestors, es);
+	exactgpu_join_explain_filter(node, ancestors, es, ejs->jointype);
 	exactgpu_join_explain_kind(ejs->jointype, ejs->device, es);
 	if (!exactgpu_join_explain_runs(ejs->runs, ejs->device_used, es))
 		return;
