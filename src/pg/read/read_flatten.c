@@ -351,7 +351,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	InitializeParallelDSM(pcxt);
 
 	sh = exactgpu_read_shared_create(pcxt, batch[0]->naxes, (int) batch[0]->policy, ntasks);
-	/* a side of TOAST rows only is laid out in place (see the top of the file) */
+	/* a side of TOAST rows only is laid out in place (read_in_place.c) */
 	for (int k = 0; k < nsides; k++)
 		if (exactgpu_read_in_place && rows[k]->n == 0 && rows[k]->ntoast > 0 &&
 			batch[k]->nrows == 0)

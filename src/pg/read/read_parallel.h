@@ -139,7 +139,7 @@ typedef struct ReadShared
 	pg_atomic_uint64 parse_ns;
 	pg_atomic_uint64 copy_ns;
 	pg_atomic_uint64 last_done_ns;	/* the last task finished */
-	/* sides laid out in place (see the top of the file) */
+	/* sides laid out in place (read_in_place.c) */
 	bool		in_place[2];
 	uint32		nplace;			/* their tasks */
 	pg_atomic_uint32 place_ready;	/* the leader has made the segments */

@@ -2,8 +2,7 @@
  * read_worker_main.c — a parallel reader process: it claims tasks, the
  * biggest left first, and does each by its kind, then lays out the rows it
  * kept for sides laid out in place. The leader does the same tasks beside
- * it (read_tasks.c), and is the only process that calls back into
- * PostgreSQL's query machinery.
+ * it while it waits for them in query order (read_tasks.c).
  */
 #include "exactgpu.h"
 
