@@ -105,6 +105,8 @@ def facade_strays(graph):
 
 def call_graph():
     objs = sorted(glob.glob('src/engine/*/*.o') + glob.glob('src/pg/*.o') + glob.glob('src/pg/*/*.o'))
+    # an object left behind by a source since removed or renamed is not the code
+    objs = [o for o in objs if os.path.exists(o[:-2] + '.c') or os.path.exists(o[:-2] + '.cu')]
     # gpu_absent.o stands in for the CUDA objects; with those built, it is not linked
     if any(os.path.exists(o[:-2] + '.cu') for o in objs):
         objs = [o for o in objs if not o.endswith('/gpu_absent.o')]
