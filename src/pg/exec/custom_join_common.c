@@ -40,11 +40,6 @@ plain_select(PlannerInfo *root)
 	return true;
 }
 
-/* GUC exactgpu.enable_batch_join (defined by custom_join.c): read here,
- * where both nodes' paths are decided, so that this file calls nothing of
- * the planner's */
-bool		exactgpu_enable_batch_join = true;
-
 bool
 exactgpu_join_may_batch(PlannerInfo *root, RelOptInfo *joinrel, JoinType jointype,
 						Path *outer_path, Path *inner_path)
