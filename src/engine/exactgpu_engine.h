@@ -40,4 +40,7 @@
 #include "intercepts.h"
 #include "composite.h"
 
+/* meshes: OBJ, PLY, STL and DXF files in and out */
+#include "mesh.h"
+
 #endif							/* EXACTGPU_ENGINE_H */
