@@ -162,7 +162,7 @@ typedef struct exg_mesh_report
 	uint64_t	boundary_edges; /* used by one triangle */
 	uint64_t	non_manifold_edges; /* used by more than two triangles */
 	uint64_t	odd_edges;		/* used an odd number of times: not closed */
-	uint64_t	misoriented_edges;	/* used more often in one direction */
+	uint64_t	misoriented_edges;	/* of two triangles turning the same way */
 	uint64_t	degenerate_triangles;	/* two corners at one position */
 	bool		closed;			/* no odd edge (and some triangle) */
 } exg_mesh_report;

@@ -95,7 +95,7 @@ exg_mesh_check(const exg_mesh *m, exg_mesh_report *out, exg_error *err)
 			r->boundary_edges = rep[b].once;
 			r->non_manifold_edges = rep[b].non_manifold - rep[b].once;
 			r->odd_edges = rep[b].odd;
-			r->misoriented_edges = rep[b].unbalanced;
+			r->misoriented_edges = rep[b].misoriented;
 			r->closed = r->triangles > 0 && rep[b].odd == 0;
 		}
 	}

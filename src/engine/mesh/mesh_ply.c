@@ -395,6 +395,16 @@ exg_mesh_read_ply(const uint8_t *data, size_t size, exg_mesh *out, exg_error *er
 					st = exg_fail(err, EXG_ERR_CORRUPT, "%s: a list of %.0f items", where, v);
 					break;
 				}
+				/* every item takes a byte at least: a longer list is a lie of
+				 * the file, refused before any room is made for it */
+				if (v > (double) (r.size - (encoding == EXG_PLY_ASCII ?
+										 (size_t) (r.text.cur - r.text.data) + r.text.tok : r.pos)))
+				{
+					ply_where(&r, E->name, rec, where, sizeof(where));
+					st = exg_fail(err, EXG_ERR_CORRUPT, "%s: a list of %.0f items, more than the rest of the file holds",
+								  where, v);
+					break;
+				}
 				if (P->role == 4 && v > face_cap)
 				{
 					uint32_t   *q = realloc(face, sizeof(uint32_t) * (size_t) v);
