@@ -1,13 +1,13 @@
 /*
  * mesh.c — the mesh type: growing its arrays, bodies by name, welding
- * bit-identical vertices, and the reader by format name.
+ * bit-identical vertices. The readers build meshes through it; the entry
+ * that picks a reader is mesh_read.c, so no reader calls back into it.
  */
 #include "mesh.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cancel.h"
 
@@ -27,26 +27,6 @@ exg_mesh_free(exg_mesh *m)
 	free(m->tri);
 	free(m->tri_body);
 	exg_mesh_init(m);
-}
-
-bool
-exg_mesh_format_from_name(const char *name, exg_mesh_format *out)
-{
-	static const struct
-	{
-		const char *name;
-		exg_mesh_format f;
-	}			names[] = {
-		{"obj", EXG_MESH_OBJ}, {"ply", EXG_MESH_PLY}, {"stl", EXG_MESH_STL}, {"dxf", EXG_MESH_DXF}
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcasecmp(name, names[i].name) == 0)
-		{
-			*out = names[i].f;
-			return true;
-		}
-	return false;
 }
 
 /* Grow *p (elements of size elem, capacity *cap) to hold at least need. */
@@ -257,32 +237,4 @@ exg_mesh_weld(exg_mesh *m, exg_error *err)
 	free(slot);
 	free(ids);
 	return EXG_OK;
-}
-
-exg_status
-exg_mesh_read(const uint8_t *data, size_t size, exg_mesh_format format, exg_mesh *out,
-			  exg_error *err)
-{
-	exg_status	st;
-
-	switch (format)
-	{
-		case EXG_MESH_OBJ:
-			st = exg_mesh_read_obj(data, size, out, err);
-			break;
-		case EXG_MESH_PLY:
-			st = exg_mesh_read_ply(data, size, out, err);
-			break;
-		case EXG_MESH_STL:
-			st = exg_mesh_read_stl(data, size, out, err);
-			break;
-		case EXG_MESH_DXF:
-			st = exg_mesh_read_dxf(data, size, out, err);
-			break;
-		default:
-			return exg_fail(err, EXG_ERR_ARGUMENT, "unknown mesh format %d", (int) format);
-	}
-	if (st == EXG_OK)
-		exg_mesh_drop_empty_bodies(out);
-	return st;
 }
