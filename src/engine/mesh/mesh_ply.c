@@ -318,7 +318,7 @@ exg_mesh_read_ply(const uint8_t *data, size_t size, exg_mesh *out, exg_error *er
 					is_face = strcmp(E->name, "face") == 0;
 		int			roles = 0;
 		size_t		min_bytes = 0;
-		char		where[96];
+		char		where[160];
 
 		for (int p = 0; p < E->nprops; p++)
 		{
@@ -434,6 +434,13 @@ exg_mesh_read_ply(const uint8_t *data, size_t size, exg_mesh *out, exg_error *er
 							face[n++] = (uint32_t) item;
 					}
 				}
+			}
+			if (st == EXG_ERR_CORRUPT && strncmp(err->message, "PLY: the data ends", 18) == 0)
+			{
+				/* the record the file ends in: what a cut file lost */
+				snprintf(where, sizeof(where), "PLY: the data ends inside %s %lu of %lu, before the header's counts are read",
+						 E->name, (unsigned long) rec + 1, (unsigned long) E->count);
+				st = exg_fail(err, st, "%s", where);
 			}
 			if (st != EXG_OK)
 				break;
