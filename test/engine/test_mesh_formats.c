@@ -100,6 +100,16 @@ test_obj(void)
 		  "%s", err.message);
 	CHECK(m.ntris == 3 && m.nbodies == 2 && m.tri_body[0] == 0 && m.tri_body[1] == 1 &&
 		  m.tri_body[2] == 0);
+	/* body by body, file order kept within a body: (1 2 3), (1 4 2), then (1 3 4) */
+	{
+		uint32_t	start[3];
+
+		CHECK(exg_mesh_sort_by_body(&m, start, &err) == EXG_OK);
+		CHECK(start[0] == 0 && start[1] == 2 && start[2] == 3);
+		CHECK(m.tri[0] == 0 && m.tri[1] == 1 && m.tri[2] == 2 && m.tri[3] == 0 && m.tri[4] == 3 &&
+			  m.tri[5] == 1 && m.tri[6] == 0 && m.tri[7] == 2 && m.tri[8] == 3);
+		CHECK(m.tri_body[0] == 0 && m.tri_body[1] == 0 && m.tri_body[2] == 1);
+	}
 	exg_mesh_free(&m);
 
 	/* an exactly planar hexagon (in the plane x + y + z = 3): 4 triangles,

@@ -238,3 +238,41 @@ exg_mesh_weld(exg_mesh *m, exg_error *err)
 	free(ids);
 	return EXG_OK;
 }
+
+exg_status
+exg_mesh_sort_by_body(exg_mesh *m, uint32_t *start, exg_error *err)
+{
+	uint32_t   *tri = malloc(sizeof(uint32_t) * 3 * ((size_t) m->ntris + 1)),
+			   *body = malloc(sizeof(uint32_t) * ((size_t) m->ntris + 1)),
+			   *next = malloc(sizeof(uint32_t) * ((size_t) m->nbodies + 1));
+
+	if (tri == NULL || body == NULL || next == NULL)
+	{
+		free(tri);
+		free(body);
+		free(next);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory sorting %u triangles", m->ntris);
+	}
+	memset(start, 0, sizeof(uint32_t) * ((size_t) m->nbodies + 1));
+	for (uint32_t t = 0; t < m->ntris; t++)
+		start[m->tri_body[t] + 1]++;
+	for (uint32_t b = 0; b < m->nbodies; b++)
+		start[b + 1] += start[b];
+	memcpy(next, start, sizeof(uint32_t) * m->nbodies);
+	for (uint32_t t = 0; t < m->ntris; t++)
+	{
+		uint32_t	to = next[m->tri_body[t]]++;
+
+		memcpy(&tri[3 * (size_t) to], &m->tri[3 * (size_t) t], 3 * sizeof(uint32_t));
+		body[to] = m->tri_body[t];
+	}
+	if (m->ntris > 0)
+	{
+		memcpy(m->tri, tri, sizeof(uint32_t) * 3 * (size_t) m->ntris);
+		memcpy(m->tri_body, body, sizeof(uint32_t) * (size_t) m->ntris);
+	}
+	free(tri);
+	free(body);
+	free(next);
+	return EXG_OK;
+}

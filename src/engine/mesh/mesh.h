@@ -144,13 +144,21 @@ exg_status	exg_mesh_write_ply(const exg_mesh *m, exg_ply_encoding enc, char **ou
 int			exg_mesh_format_double(char *buf, double x);
 
 /*
- * EWKB of a TIN Z of the triangles of body (or of every body when body is
- * UINT32_MAX), with srid when not 0: *size first (exg_mesh_ewkb_size),
- * then written into a buffer of that size. EXG_ERR_TOO_LARGE beyond the bound.
+ * EWKB of a TIN Z of the n triangles from triangle first on, with srid
+ * when not 0: *size first (exg_mesh_ewkb_size), then written into a buffer
+ * of that size. EXG_ERR_TOO_LARGE beyond the bound.
  */
-exg_status	exg_mesh_ewkb_size(const exg_mesh *m, uint32_t body, int32_t srid, size_t *size,
-							   exg_error *err);
-void		exg_mesh_ewkb_write(const exg_mesh *m, uint32_t body, int32_t srid, uint8_t *buf);
+exg_status	exg_mesh_ewkb_size(const exg_mesh *m, uint32_t first, uint32_t n, int32_t srid,
+							   size_t *size, exg_error *err);
+void		exg_mesh_ewkb_write(const exg_mesh *m, uint32_t first, uint32_t n, int32_t srid,
+								uint8_t *buf);
+
+/*
+ * Reorder the triangles body by body, keeping file order within a body
+ * (a stable counting sort); body b's triangles are then
+ * [start[b], start[b + 1]), start holding nbodies + 1 entries.
+ */
+exg_status	exg_mesh_sort_by_body(exg_mesh *m, uint32_t *start, exg_error *err);
 
 /* ---- what the edges say ---- */
 

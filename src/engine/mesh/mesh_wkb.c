@@ -14,24 +14,13 @@
 /* byte order, type, ring count, point count, 4 points of 3 doubles */
 #define WKB_TRIANGLE_BYTES (1 + 4 + 4 + 4 + 4 * 24)
 
-static uint32_t
-count_triangles(const exg_mesh *m, uint32_t body)
-{
-	uint32_t	n = 0;
-
-	if (body == UINT32_MAX)
-		return m->ntris;
-	for (uint32_t t = 0; t < m->ntris; t++)
-		n += m->tri_body[t] == body;
-	return n;
-}
-
 exg_status
-exg_mesh_ewkb_size(const exg_mesh *m, uint32_t body, int32_t srid, size_t *size,
+exg_mesh_ewkb_size(const exg_mesh *m, uint32_t first, uint32_t n, int32_t srid, size_t *size,
 				   exg_error *err)
 {
-	uint32_t	n = count_triangles(m, body);
-
+	if ((uint64_t) first + n > m->ntris)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "triangles %u to %u of %u", first + 1,
+						first + n, m->ntris);
 	if (n > EXG_MESH_MAX_TRIANGLES)
 		return exg_fail(err, EXG_ERR_TOO_LARGE,
 						"%u triangles in one TIN (at most %u: a value stays below 1 GB)",
@@ -64,7 +53,7 @@ put_point(uint8_t *b, const double *p)
 }
 
 void
-exg_mesh_ewkb_write(const exg_mesh *m, uint32_t body, int32_t srid, uint8_t *buf)
+exg_mesh_ewkb_write(const exg_mesh *m, uint32_t first, uint32_t n, int32_t srid, uint8_t *buf)
 {
 	uint8_t    *b = buf;
 
@@ -72,13 +61,11 @@ exg_mesh_ewkb_write(const exg_mesh *m, uint32_t body, int32_t srid, uint8_t *buf
 	b = put_u32(b, WKB_TIN | WKB_Z_FLAG | (srid != 0 ? WKB_SRID_FLAG : 0));
 	if (srid != 0)
 		b = put_u32(b, (uint32_t) srid);
-	b = put_u32(b, count_triangles(m, body));
-	for (uint32_t t = 0; t < m->ntris; t++)
+	b = put_u32(b, n);
+	for (uint32_t t = first; t < first + n; t++)
 	{
 		const uint32_t *v = &m->tri[3 * (size_t) t];
 
-		if (body != UINT32_MAX && m->tri_body[t] != body)
-			continue;
 		*b++ = 1;
 		b = put_u32(b, WKB_TRIANGLE | WKB_Z_FLAG);
 		b = put_u32(b, 1);

@@ -125,9 +125,10 @@ mesh_read_arg(FunctionCallInfo fcinfo, const char *context)
 	return m;
 }
 
-/* The TIN Z of body (UINT32_MAX: all) as a geometry of type geom_type. */
+/* The TIN Z of triangles [first, first + n) as a geometry of type geom_type. */
 static Datum
-mesh_geometry(const exg_mesh *m, uint32_t body, int32 srid, Oid geom_type, const char *context)
+mesh_geometry(const exg_mesh *m, uint32_t first, uint32_t n, int32 srid, Oid geom_type,
+			  const char *context)
 {
 	StringInfoData buf;
 	exg_error	err = {0};
@@ -136,7 +137,7 @@ mesh_geometry(const exg_mesh *m, uint32_t body, int32 srid, Oid geom_type, const
 				ioparam;
 	Datum		g;
 
-	if (exg_mesh_ewkb_size(m, body, srid, &size, &err) != EXG_OK)
+	if (exg_mesh_ewkb_size(m, first, n, srid, &size, &err) != EXG_OK)
 		mesh_report(&err, context);
 	if (size >= MaxAllocSize)
 		ereport(ERROR,
@@ -145,7 +146,7 @@ mesh_geometry(const exg_mesh *m, uint32_t body, int32 srid, Oid geom_type, const
 				 errhint("ST_ExactMeshImportBodies returns one TIN per body.")));
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, (int) size);
-	exg_mesh_ewkb_write(m, body, srid, (uint8_t *) buf.data);
+	exg_mesh_ewkb_write(m, first, n, srid, (uint8_t *) buf.data);
 	buf.len = (int) size;
 	buf.data[size] = '\0';
 	getTypeBinaryInputInfo(geom_type, &recv, &ioparam);
@@ -178,7 +179,7 @@ exactgpu_mesh_import(PG_FUNCTION_ARGS)
 	int32		srid = srid_arg(fcinfo, 2, context);
 	exg_mesh   *m = mesh_read_arg(fcinfo, context);
 
-	PG_RETURN_DATUM(mesh_geometry(m, UINT32_MAX, srid, get_fn_expr_rettype(fcinfo->flinfo),
+	PG_RETURN_DATUM(mesh_geometry(m, 0, m->ntris, srid, get_fn_expr_rettype(fcinfo->flinfo),
 								  context));
 }
 
@@ -213,6 +214,7 @@ exactgpu_mesh_import_bodies(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	exg_mesh   *m;
 	exg_mesh_report *rep;
+	uint32_t   *start;
 	exg_error	err = {0};
 	Oid			geom_type;
 
@@ -220,7 +222,9 @@ exactgpu_mesh_import_bodies(PG_FUNCTION_ARGS)
 	geom_type = TupleDescAttr(rsinfo->setDesc, 2)->atttypid;
 	m = mesh_read_arg(fcinfo, context);
 	rep = palloc0(sizeof(exg_mesh_report) * (m->nbodies + 1));
-	if (exg_mesh_check(m, rep, &err) != EXG_OK)
+	start = palloc(sizeof(uint32_t) * (m->nbodies + 1));
+	if (exg_mesh_check(m, rep, &err) != EXG_OK ||
+		exg_mesh_sort_by_body(m, start, &err) != EXG_OK)
 		mesh_report(&err, context);
 	for (uint32_t b = 0; b < m->nbodies; b++)
 	{
@@ -233,7 +237,7 @@ exactgpu_mesh_import_bodies(PG_FUNCTION_ARGS)
 			values[1] = CStringGetTextDatum(m->body_name[b]);
 		else
 			nulls[1] = true;
-		values[2] = mesh_geometry(m, b, srid, geom_type, context);
+		values[2] = mesh_geometry(m, start[b], start[b + 1] - start[b], srid, geom_type, context);
 		report_values(&rep[b], values + 3);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
@@ -325,7 +329,7 @@ exactgpu_mesh_from_arrays(PG_FUNCTION_ARGS)
 		if (exg_mesh_add_triangle(m, (uint32_t) v[0], (uint32_t) v[1], (uint32_t) v[2], &err) != EXG_OK)
 			mesh_report(&err, context);
 	}
-	PG_RETURN_DATUM(mesh_geometry(m, UINT32_MAX, srid, get_fn_expr_rettype(fcinfo->flinfo),
+	PG_RETURN_DATUM(mesh_geometry(m, 0, m->ntris, srid, get_fn_expr_rettype(fcinfo->flinfo),
 								  context));
 }
 
