@@ -54,4 +54,7 @@
 #include "crossings.h"
 #include "section.h"
 
+/* meshes: OBJ, PLY, STL and DXF files in and out */
+#include "mesh.h"
+
 #endif							/* EXACTGPU_ENGINE_H */

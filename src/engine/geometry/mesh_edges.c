@@ -113,6 +113,7 @@ report_edge(const exg_prim_set *T, uint32_t lo, uint32_t hi, int count, int bala
 
 	r->edges++;
 	r->odd += odd;
+	r->once += count == 1;
 	r->non_manifold += count != 2;
 	r->misoriented += count == 2 && balance != 0;
 	r->unbalanced += balance != 0;
@@ -133,6 +134,7 @@ merge_report(exg_edge_report *into, const exg_edge_report *r)
 {
 	into->edges += r->edges;
 	into->odd += r->odd;
+	into->once += r->once;
 	into->non_manifold += r->non_manifold;
 	into->misoriented += r->misoriented;
 	into->unbalanced += r->unbalanced;

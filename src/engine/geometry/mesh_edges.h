@@ -23,6 +23,7 @@ typedef struct exg_edge_report
 {
 	uint64_t	edges;			/* distinct edges */
 	uint64_t	odd;			/* used by an odd number of triangles: not closed */
+	uint64_t	once;			/* used by one triangle: a boundary edge */
 	uint64_t	non_manifold;	/* used by other than two triangles */
 	uint64_t	misoriented;	/* used twice, both times in the same direction */
 	uint64_t	unbalanced;		/* used more often in one direction than the
