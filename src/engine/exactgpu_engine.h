@@ -25,6 +25,7 @@
 #include "gserialized_read.h"
 #include "geom_prims.h"
 #include "geom_prepared.h"
+#include "geom_packed.h"
 #include "mesh_edges.h"
 
 /* joins: primitive join, box join, batches of rows */
