@@ -6,7 +6,7 @@
 #   make installcheck     pg_regress suite (needs a running server)
 #   make engine-check     engine tests without PostgreSQL
 #   make bench            standalone benchmark programs
-#   make check-cycles     no include or call cycles between engine files
+#   make check-cycles     no include or call cycles (engine, PostgreSQL layer); src/pg includes only the engine's façade
 
 EXTENSION   = exactgpu
 EXTVERSION  = 0.3.0

@@ -23,6 +23,8 @@
 
 /* geometry: PostGIS bytes, primitives, prepared geometries, mesh edges */
 #include "gserialized_read.h"
+#include "gserialized_box.h"
+#include "gserialized_write.h"
 #include "geom_prims.h"
 #include "geom_prepared.h"
 #include "geom_packed.h"

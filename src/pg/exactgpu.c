@@ -1,6 +1,8 @@
 /*
- * exactgpu.c — module entry: GUCs, the engine's cancel callback, and the
- * mapping of engine failures to SQLSTATEs.
+ * exactgpu.c — module entry: GUCs and the engine's cancel callback. Nothing
+ * calls back into it (make check-cycles): what the layer shares lives in
+ * files of its own (engine failures: engine_error.c; settings:
+ * join_options.c).
  */
 #include "exactgpu.h"
 
@@ -14,9 +16,6 @@
 #include "resident_store.h"
 
 PG_MODULE_MAGIC;
-
-int			exactgpu_nonplanar_faces = EXG_NONPLANAR_ERROR;
-bool		exactgpu_preloaded = false;
 
 static const struct config_enum_entry nonplanar_options[] = {
 	{"error", EXG_NONPLANAR_ERROR, false},
@@ -59,81 +58,4 @@ _PG_init(void)
 	 * before any parallel region could start it with signals open */
 	if (IsUnderPostmaster)
 		(void) exactgpu_threads();
-}
-
-void
-exactgpu_report(const exg_error *err, const char *context)
-{
-	const char *msg = err->message[0] ? err->message : exg_status_name(err->status);
-
-	switch (err->status)
-	{
-		case EXG_ERR_INTERRUPTED:
-			CHECK_FOR_INTERRUPTS();
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("%s: canceling statement due to user request", context)));
-			break;
-		case EXG_ERR_NOMEM:
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("%s: %s", context, msg)));
-			break;
-		case EXG_ERR_CORRUPT:
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("%s: %s", context, msg)));
-			break;
-		case EXG_ERR_UNSUPPORTED:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s: %s", context, msg)));
-			break;
-		case EXG_ERR_NONFINITE:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg),
-					 errdetail("Exact predicates are defined only for finite coordinates.")));
-			break;
-		case EXG_ERR_NONPLANAR:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg),
-					 errdetail("A polygon face is a planar region; exact 3D predicates need its vertices exactly coplanar."),
-					 errhint("Use TIN/TRIANGLE faces, or SET exactgpu.nonplanar_faces = 'triangulate'.")));
-			break;
-		case EXG_ERR_INVALID:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg),
-					 errhint("Repair the polygon first, e.g. with ST_MakeValid.")));
-			break;
-		case EXG_ERR_NOT_SOLID:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg),
-					 errhint("ST_ExactIsValidSolidReason(geom) says what is wrong; ST_ExactForceOutward(geom) orients a closed TIN or POLYHEDRALSURFACE outward; an open surface must be closed where it was modelled.")));
-			break;
-		case EXG_ERR_WRONG_KIND:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg)));
-			break;
-		case EXG_ERR_TOO_LARGE:
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s: %s", context, msg)));
-			break;
-		case EXG_ERR_DEVICE:
-			ereport(ERROR,
-					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
-					 errmsg("%s: GPU error: %s", context, msg)));
-			break;
-		case EXG_ERR_ARGUMENT:
-		case EXG_OK:
-			break;
-	}
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("%s: %s", context, msg)));
 }

@@ -26,6 +26,14 @@ int			exactgpu_parallel_read = EXACTGPU_PARALLEL_READ_AUTO;
 bool		exactgpu_read_in_place = true;
 bool		exactgpu_read_biggest_first = true;
 
+/* defined here so that nothing calls back into the module file (exactgpu.c) */
+int			exactgpu_nonplanar_faces = EXG_NONPLANAR_ERROR;
+bool		exactgpu_preloaded = false;
+/* ... nor into the result rows (join_result.c), which read it */
+int			exactgpu_result_memory_kb = RESULT_MEMORY_MAX_KB;
+/* ... nor into the planner (custom_join.c) from the custom scans' shared code */
+bool		exactgpu_enable_batch_join = true;
+
 ExactgpuJoinReport exactgpu_last_join;
 
 static const struct config_enum_entry device_options[] = {

@@ -12,7 +12,10 @@
  *   gsw_end(&w);                                  w.b[0 .. w.n) are the bytes
  *
  * Polygons: gsw_polygon_head(&w, nrings, counts), then every ring's vertices.
- * The box is written as zeros: readers skip it.
+ * The box is written as zeros: readers skip it. (The engine's own writer,
+ * src/engine/geometry/gserialized_write.c, writes only the points and lines
+ * the engine returns; this one stays apart so that the reader's tests do
+ * not build their input with engine code.)
  */
 #ifndef EXG_TEST_GS_WRITE_H
 #define EXG_TEST_GS_WRITE_H

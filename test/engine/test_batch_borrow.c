@@ -5,7 +5,7 @@
  * and is copied before it grows.
  *
  * Random rows (empty ones, points, many primitives, solid flags, 2D and 3D
- * dims) are laid out as src/pg/read/join_read_parallel.c lays them out: every
+ * dims) are laid out as src/pg/read/read_in_place.c lays them out: every
  * row's vertices at its prefix sum, its indices shifted by the vertices
  * before it, its primitives' owner its row. Then:
  *   1. the borrowed batch equals the gathered one (arrays and counts), on

@@ -1,7 +1,7 @@
 /*
  * batch_flat.c — rows flattened elsewhere, gathered into one batch.
  *
- * Parallel reader processes (src/pg/read/join_read_parallel.c) detoast, parse
+ * Parallel reader processes (src/pg/read/read_flatten.c) detoast, parse
  * and flatten each row into a one-row batch in shared memory. Joining them
  * is then only copying: every row's place in the arrays is known from the
  * counts (a prefix sum), so the arrays are allocated once and each row is

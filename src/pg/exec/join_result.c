@@ -15,8 +15,6 @@
 #include "join_options.h"
 #include "join_result.h"
 
-int			exactgpu_result_memory_kb = RESULT_MEMORY_MAX_KB;
-
 void
 exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 {

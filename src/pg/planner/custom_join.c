@@ -39,8 +39,6 @@
 #include "exactgpu_engine.h"
 #include "join_options.h"
 
-bool		exactgpu_enable_batch_join = true;
-
 static set_join_pathlist_hook_type prev_join_pathlist_hook = NULL;
 
 /*

@@ -136,6 +136,37 @@ exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right)
 						left->srid, right->srid)));
 }
 
+/* A row read by the parallel read: its SRID must be the side's. */
+void
+exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid)
+{
+	if (rows->have_srid && srid != rows->srid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
+						rows->srid, srid)));
+	rows->srid = srid;
+	rows->have_srid = true;
+}
+
+/* The TOAST rows' ids follow the others': batch row i is ids[i]. */
+void
+exactgpu_rows_append_toast_ids(ExactgpuRows *rows)
+{
+	size_t		n = rows->n + rows->ntoast;
+
+	if (rows->ntoast == 0)
+		return;
+	rows->ids = rows->ids ? repalloc_huge(rows->ids, (n + 1) * sizeof(int64))
+		: MemoryContextAllocHuge(rows->mcxt, (n + 1) * sizeof(int64));
+	for (size_t i = 0; i < rows->ntoast; i++)
+		rows->ids[rows->n + i] = rows->toast[i].id;
+	rows->n = n;
+	rows->cap = n + 1;
+	rows->ntoast = 0;
+}
+
+
 /* PostGIS's geometry type: "geometry" in the postgis extension's schema. */
 static Oid
 postgis_geometry_typid(void)
@@ -306,7 +337,7 @@ refuse_writes(SPIPlanPtr plan, const char *context, const char *which)
  * Does the plan only funnel a table's rows to this backend: a Gather over a
  * parallel scan that filters nothing and computes nothing? Then every
  * geometry crosses a shared-memory queue, and the scan's workers hold the
- * cores that the read's own workers (join_read_parallel.c) need: on the
+ * cores that the read's own workers (read_flatten.c) need: on the
  * 2-core build machine such a plan over 20,000 holes made the read 1.5x
  * slower. A plan whose workers filter or compute keeps its parallelism.
  */

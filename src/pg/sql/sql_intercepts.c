@@ -39,26 +39,18 @@ static const char *const contact_names[] = {"start", "end", "face", "edge", "ver
 static const char *const kind_names[] = {"through", "along", "grazing"};
 
 /*
- * A PostGIS geometry (GSERIALIZED version 2, no box: PostGIS computes boxes
- * of such values when it needs them) of one POINT or LINESTRING with Z, and
- * M when dims is 4.
+ * A PostGIS geometry (written by the engine: gserialized_write.h) of one
+ * POINT (type 1) or LINESTRING (type 2) with Z, and M when dims is 4.
  */
 static Datum
 make_geometry(int32 srid, uint32 type, const double *coords, uint32 npoints, int dims)
 {
-	Size		size = VARHDRSZ + 4 + 8 + sizeof(double) * dims * npoints;
+	Size		size = VARHDRSZ + exg_gserialized_vertices_size(npoints, true, dims == 4);
 	uint8	   *g = palloc0(size);
-	uint8	   *h = g + VARHDRSZ;
-	uint32		s = (uint32) srid;
 
 	SET_VARSIZE(g, size);
-	h[0] = (s >> 16) & 0x1f;
-	h[1] = (s >> 8) & 0xff;
-	h[2] = s & 0xff;
-	h[3] = 0x40 | 0x01 | (dims == 4 ? 0x02 : 0);	/* version 2, Z, M */
-	memcpy(h + 4, &type, 4);
-	memcpy(h + 8, &npoints, 4);
-	memcpy(h + 12, coords, sizeof(double) * dims * npoints);
+	exg_gserialized_write_vertices(g + VARHDRSZ, srid, (exg_gs_vertices_type) type, coords,
+								   npoints, true, dims == 4);
 	return PointerGetDatum(g);
 }
 
