@@ -34,6 +34,7 @@
 #include "join.h"
 #include "box_join.h"
 #include "batch.h"
+#include "batch_packed.h"
 
 /* solids: volumes, orientation, self-intersection, intercepts, composites */
 #include "solid.h"
