@@ -522,8 +522,8 @@ CREATE FUNCTION exactgpu_resident_stats(
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE VIEW exactgpu_resident AS SELECT * FROM exactgpu_resident_stats();
 CREATE FUNCTION exactgpu_resident_entries(
-	OUT toast_relid regclass, OUT value_oid oid, OUT chunk_xmin xid, OUT bytes bigint,
-	OUT pins integer, OUT ready boolean)
+	OUT kind text, OUT toast_relid regclass, OUT value_oid oid, OUT chunk_xmin xid,
+	OUT bytes bigint, OUT pins integer, OUT ready boolean)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'exactgpu_resident_entries_sql'
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -551,7 +551,7 @@ COMMENT ON FUNCTION exactgpu_resident_stats() IS
 COMMENT ON VIEW exactgpu_resident IS
 	'The resident store of prepared geometry, as exactgpu_resident_stats() reports it.';
 COMMENT ON FUNCTION exactgpu_resident_entries() IS
-	'A row per prepared geometry kept in the resident store: its identity (TOAST table, value OID, raw xmin of its first chunk), bytes, current pins, and whether it is written.';
+	'A row per block kept in the resident store: a prepared geometry, with its identity (TOAST table, value OID, raw xmin of its first chunk), or a batch join''s side of bodies kept flattened (kind ''join side''); bytes, current pins, and whether it is written.';
 COMMENT ON FUNCTION exactgpu_resident_keep(geometry) IS
 	'Prepare a TOASTed geometry and keep it in the resident store (true), or say why not (false: store off, value stored in line, no room).';
 COMMENT ON FUNCTION exactgpu_resident_evict() IS

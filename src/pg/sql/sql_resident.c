@@ -3,9 +3,10 @@
  *
  *   exactgpu_resident_stats()      one row: on?, capacity, bytes, entries,
  *                                  hits, misses, inserts, evictions, not kept
- *   exactgpu_resident_entries()    a row per kept value: its TOAST table,
- *                                  value OID and first chunk's xmin (its
- *                                  identity), bytes, pins, written yet
+ *   exactgpu_resident_entries()    a row per kept block: a prepared geometry
+ *                                  (its TOAST table, value OID and first
+ *                                  chunk's xmin: its identity) or a join side
+ *                                  of bodies; bytes, pins, written yet
  *   exactgpu_resident_keep(geom)   keep one value (the prewarm's step)
  *   exactgpu_resident_evict()      evict every value no one has pinned
  *
@@ -60,15 +61,21 @@ exactgpu_resident_entries_sql(PG_FUNCTION_ARGS)
 	n = exactgpu_resident_list(&list);
 	for (int i = 0; i < n; i++)
 	{
-		Datum		values[6];
-		bool		nulls[6] = {0};
+		Datum		values[7];
+		bool		nulls[7] = {0};
+		bool		side = list[i].toastrelid == InvalidOid;
 
-		values[0] = ObjectIdGetDatum(list[i].toastrelid);
-		values[1] = ObjectIdGetDatum(list[i].valueid);
-		values[2] = TransactionIdGetDatum(list[i].chunk_xmin);
-		values[3] = Int64GetDatum((int64) list[i].size);
-		values[4] = Int32GetDatum(list[i].pins);
-		values[5] = BoolGetDatum(list[i].ready);
+		/* a join side's identity is its rows' list, kept in its block */
+		values[0] = CStringGetTextDatum(side ? "join side" : "geometry");
+		values[1] = ObjectIdGetDatum(list[i].toastrelid);
+		nulls[1] = side;
+		values[2] = ObjectIdGetDatum(list[i].valueid);
+		nulls[2] = side;
+		values[3] = TransactionIdGetDatum(list[i].chunk_xmin);
+		nulls[3] = side;
+		values[4] = Int64GetDatum((int64) list[i].size);
+		values[5] = Int32GetDatum(list[i].pins);
+		values[6] = BoolGetDatum(list[i].ready);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -34,26 +34,43 @@ CREATE FUNCTION rs_pairs() RETURNS TABLE (b int, h int) LANGUAGE sql AS $$
 	SELECT b.id, h.id FROM rs_holes h, rs_bodies b
 	WHERE ST_ExactIntersects3D(b.geom, h.geom) AND ST_ExactIntersectsSolid3D(b.geom, h.geom) IS NOT NULL
 $$;
-CREATE FUNCTION rs_same(what text) RETURNS TABLE (label text, pairs bigint, same boolean)
+-- ... and batch joins (the SRF), whose side of bodies the store keeps
+-- flattened: bodies 0-19 fit (~1.4 MB < half the store), all 40 do not
+CREATE FUNCTION rs_batch(bodies text) RETURNS TABLE (l bigint, r bigint) LANGUAGE sql AS $$
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_holes',
+		'SELECT id, geom FROM rs_bodies WHERE ' || bodies)
+$$;
+CREATE FUNCTION rs_same(what text)
+	RETURNS TABLE (label text, pairs bigint, same boolean, batch_same boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
 	n_on bigint;
 	n_off bigint;
 	n_diff bigint;
+	b_diff bigint;
 BEGIN
 	SET LOCAL enable_hashjoin = off;
 	SET LOCAL enable_mergejoin = off;
 	SET LOCAL exactgpu.enable_batch_join = off;
 	SET LOCAL exactgpu.resident = off;
 	CREATE TEMP TABLE rs_off ON COMMIT DROP AS SELECT * FROM rs_pairs();
+	CREATE TEMP TABLE rb_off ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
 	SET LOCAL exactgpu.resident = on;
+	-- twice: the first keeps the side of bodies, the second borrows it
+	-- (first: what this transaction pins below would leave it no room)
+	CREATE TEMP TABLE rb_on ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
+	CREATE TEMP TABLE rb_on2 ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
 	CREATE TEMP TABLE rs_on ON COMMIT DROP AS SELECT * FROM rs_pairs();
 	SELECT count(*) INTO n_on FROM rs_on;
 	SELECT count(*) INTO n_off FROM rs_off;
 	SELECT count(*) INTO n_diff FROM ((TABLE rs_on EXCEPT TABLE rs_off) UNION ALL (TABLE rs_off EXCEPT TABLE rs_on)) d;
-	DROP TABLE rs_on;
-	DROP TABLE rs_off;
-	RETURN QUERY SELECT $1, n_on, n_on = n_off AND n_diff = 0;
+	SELECT count(*) INTO b_diff FROM ((TABLE rb_on EXCEPT TABLE rb_off) UNION ALL (TABLE rb_off EXCEPT TABLE rb_on)
+		UNION ALL (TABLE rb_on2 EXCEPT TABLE rb_off) UNION ALL (TABLE rb_off EXCEPT TABLE rb_on2)) d;
+	DROP TABLE rs_on, rs_off, rb_on, rb_on2, rb_off;
+	RETURN QUERY SELECT $1, n_on, n_on = n_off AND n_diff = 0, b_diff = 0;
 END
 $$;
 
@@ -64,6 +81,11 @@ SELECT entries > 0 AS kept, inserts > 0 AS inserted, not_kept > 0 AS some_not_ke
 	bytes <= capacity_bytes AS within_budget FROM exactgpu_resident;
 SELECT * FROM rs_same('warm');
 SELECT hits > 0 AS hits FROM exactgpu_resident;
+-- the side of bodies 0-19 was kept, and borrowed by the next join
+SELECT count(*) FILTER (WHERE kind = 'join side') AS sides_kept FROM exactgpu_resident_entries();
+SELECT hits AS hits_before FROM exactgpu_resident \gset
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
+SELECT hits - :hits_before AS side_borrowed FROM exactgpu_resident;
 -- no pins outlive the transactions that took them
 SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
 
@@ -111,6 +133,7 @@ SELECT not_kept > :not_kept_before AS counted_not_kept FROM exactgpu_resident;
 SELECT * FROM rs_same('big body');
 
 DROP FUNCTION rs_same(text);
+DROP FUNCTION rs_batch(text);
 DROP FUNCTION rs_pairs();
 DROP TABLE rs_bodies, rs_holes;
 SELECT exactgpu_resident_evict() >= 0 AS evicted;
