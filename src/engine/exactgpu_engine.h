@@ -32,6 +32,7 @@
 #include "gserialized_write.h"
 #include "geom_prims.h"
 #include "geom_prepared.h"
+#include "geom_packed.h"
 #include "mesh_edges.h"
 
 /* joins: primitive join, box join, batches of rows (called by one file,
@@ -39,6 +40,7 @@
 #include "join.h"
 #include "box_join.h"
 #include "batch.h"
+#include "batch_packed.h"
 
 /* solids: volumes, orientation, self-intersection, intercepts, composites */
 #include "solid.h"

@@ -19,21 +19,27 @@ exg_prepared_init(exg_prepared *g, exg_shape *shape, exg_nonplanar_policy policy
 	exg_shape_init(shape);
 }
 
+/* Free what a view owns: a part borrowed from a packed block is not ours. */
 static void
-view_free(exg_view *v)
+view_free(exg_view *v, bool prims_borrowed, bool index_borrowed)
 {
-	exg_prims_free(&v->prims);
-	exg_bvh_free(&v->bvh);
+	if (!prims_borrowed)
+		exg_prims_free(&v->prims);
+	if (!index_borrowed)
+		exg_bvh_free(&v->bvh);
 	memset(v, 0, sizeof(*v));
 }
 
 void
 exg_prepared_free(exg_prepared *g)
 {
-	view_free(&g->view3d);
-	view_free(&g->view2d);
-	view_free(&g->areas2d);
-	exg_shape_free(&g->shape);
+	exg_view   *views[3] = {&g->view3d, &g->view2d, &g->areas2d};
+
+	for (int i = 0; i < 3; i++)
+		view_free(views[i], (g->borrowed & (EXG_BORROWED_VIEW3D << i)) != 0,
+				  (g->borrowed & (EXG_BORROWED_INDEX3D << i)) != 0);
+	if (!(g->borrowed & EXG_BORROWED_SHAPE))
+		exg_shape_free(&g->shape);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -37,7 +37,15 @@ typedef struct exg_prepared
 	exg_view	view2d;
 	exg_view	areas2d;		/* the 2D areas as exact triangles (and their index) */
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
+	uint8_t		borrowed;		/* EXG_BORROWED_*: parts in a packed block
+								 * (geom_packed.h), not ours to free */
 } exg_prepared;
+
+/* Parts of an exg_prepared that borrow a packed block; views in the order
+ * view3d, view2d, areas2d (so VIEW3D << i is the i-th view's primitives). */
+#define EXG_BORROWED_SHAPE		0x01
+#define EXG_BORROWED_VIEW3D		0x02
+#define EXG_BORROWED_INDEX3D	0x10
 
 /* Take ownership of *shape (which is reset to empty). */
 void		exg_prepared_init(exg_prepared *g, exg_shape *shape,

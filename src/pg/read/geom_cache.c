@@ -7,6 +7,7 @@
 #include "utils/memutils.h"
 
 #include "exactgpu_engine.h"
+#include "resident_store.h"
 
 #define GEOM_CACHE_ENTRIES EXACTGPU_GEOM_CACHE_ENTRIES
 /* Prepared geometries kept per call site; a 10^6-triangle body is ~150 MB. */
@@ -24,6 +25,8 @@ typedef struct GeomCacheEntry
 	int			policy;
 	Size		footprint;
 	uint64		last_used;
+	bool		resident;		/* prep borrows a block of the resident store */
+	uint64		resident_gen;	/* ... pinned in this generation of pins */
 	exg_prepared prep;
 } GeomCacheEntry;
 
@@ -167,6 +170,113 @@ cache_victim(GeomCache *cache, const exg_prepared *keep)
 	return victim;
 }
 
+/*
+ * The views the predicates read, built before a geometry is kept, so that
+ * what is kept serves them: the 3D view and its index for a geometry with Z,
+ * the 2D views otherwise. A view that fails to build (a non-planar face, an
+ * invalid polygon) is left to the predicate, which reports it; the geometry
+ * is then not kept.
+ */
+static bool
+warm_views(exg_prepared *g)
+{
+	exg_error	err = {0};
+
+	if (g->shape.has_z)
+		return exg_prepared_view(g, 3, true, &err) == EXG_OK;
+	return exg_prepared_view(g, 2, true, &err) == EXG_OK &&
+		exg_prepared_areas2d(g, &err) == EXG_OK;
+}
+
+static void
+pack_fill(void *dst, void *arg)
+{
+	exg_prepared_pack((const exg_prepared *) arg, dst);
+}
+
+/*
+ * The resident block of a TOASTed value, pinned: kept first if no backend
+ * has. NULL when the value has no resident identity or cannot be kept (no
+ * room, a view that does not build): the caller prepares it itself.
+ */
+static const void *
+resident_block(Datum d, const struct varlena *raw, Size *size, const char *context)
+{
+	ResidentKey rkey;
+	const void *block;
+
+	if (!exactgpu_resident_key(raw, exactgpu_nonplanar_faces, &rkey))
+		return NULL;
+	block = exactgpu_resident_get(&rkey, size);
+	if (block == NULL)
+	{
+		struct varlena *v = PG_DETOAST_DATUM(d);
+		exg_shape	shape;
+		exg_prepared mine;
+
+		parse_bytes(v, &shape, context);
+		if ((Pointer) v != DatumGetPointer(d))
+			pfree(v);
+		exg_prepared_init(&mine, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+		PG_TRY();
+		{
+			if (warm_views(&mine))
+			{
+				*size = exg_prepared_packed_size(&mine);
+				block = exactgpu_resident_put(&rkey, *size, pack_fill, &mine);
+			}
+		}
+		PG_FINALLY();
+		{
+			exg_prepared_free(&mine);
+		}
+		PG_END_TRY();
+	}
+	return block;
+}
+
+/* A TOASTed argument borrowed from the resident store, or NULL (see above). */
+static GeomCacheEntry *
+resident_entry(GeomCache *cache, Datum d, struct varlena *raw, exg_prepared *keep,
+			   const char *context)
+{
+	Size		size = 0;
+	const void *block = resident_block(d, raw, &size, context);
+	GeomCacheEntry *e;
+	exg_error	err = {0};
+
+	if (block == NULL)
+		return NULL;
+	e = cache_victim(cache, keep);
+	entry_release(cache, e);
+	if (exg_prepared_borrow(block, size, &e->prep, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	e->by_toast = true;
+	e->policy = exactgpu_nonplanar_faces;
+	e->resident = true;
+	e->resident_gen = exactgpu_resident_generation();
+	e->valid = true;
+	e->last_used = ++cache->tick;
+	e->footprint = 0;			/* in shared memory, counted by the store */
+	return e;
+}
+
+bool
+exactgpu_geom_make_resident(Datum d, const char *context)
+{
+	Size		size;
+	const void *block;
+
+	if (!exactgpu_resident_enabled())
+		return false;
+	block = resident_block(d, (const struct varlena *) DatumGetPointer(d), &size, context);
+	if (block == NULL)
+		return false;
+	/* kept for later queries: this one does not read it */
+	exactgpu_resident_unpin(block);
+	return true;
+}
+
 exg_prepared *
 exactgpu_geom_get(FunctionCallInfo fcinfo, int argno, exg_prepared *keep,
 				  const char *context)
@@ -209,7 +319,28 @@ exactgpu_geom_get(FunctionCallInfo fcinfo, int argno, exg_prepared *keep,
 		if (by_toast ? (e->toastrelid == toast.va_toastrelid && e->valueid == toast.va_valueid)
 			: (e->len == key_len && memcmp(e->bytes, key, key_len) == 0))
 		{
+			/* a resident block pinned by an earlier transaction may be gone */
+			if (e->resident && e->resident_gen != exactgpu_resident_generation())
+			{
+				if (&e->prep == keep)
+					ereport(ERROR,
+							(errcode(ERRCODE_INTERNAL_ERROR),
+							 errmsg("%s: a resident geometry outlived its transaction", context)));
+				entry_release(cache, e);
+				break;
+			}
 			e->last_used = ++cache->tick;
+			return &e->prep;
+		}
+	}
+
+	if (by_toast && exactgpu_resident_enabled())
+	{
+		e = resident_entry(cache, d, raw, keep, context);
+		if (e != NULL)
+		{
+			e->toastrelid = toast.va_toastrelid;
+			e->valueid = toast.va_valueid;
 			return &e->prep;
 		}
 	}

@@ -23,6 +23,13 @@
 exg_prepared *exactgpu_geom_get(FunctionCallInfo fcinfo, int argno,
 								exg_prepared *keep, const char *context);
 
+/*
+ * Keep a TOASTed geometry's prepared form in the resident store
+ * (resident_store.h) if it is not there yet; false when the store is off,
+ * the value is stored in line, or there is no room.
+ */
+bool		exactgpu_geom_make_resident(Datum d, const char *context);
+
 /* Parse a geometry datum without caching (caller frees with exg_shape_free). */
 void		exactgpu_geom_parse(Datum d, exg_shape *out, const char *context);
 

@@ -85,6 +85,7 @@ void		exactgpu_rows_defer_toast(ExactgpuRows *rows);
 /* How the rows of the last exactgpu_rows_flatten were read. */
 typedef struct ExactgpuReadReport
 {
+	int			resident_sides; /* sides borrowed from the resident store */
 	int			workers;		/* parallel worker processes that flattened rows */
 	int			workers_planned;
 	bool		parallel;		/* deferred rows went to parallel workers */

@@ -25,6 +25,7 @@
 
 #include "join_options.h"
 #include "read_parallel.h"
+#include "resident_batch.h"
 
 static uint8
 batch_dims(const exg_batch *b)
@@ -495,9 +496,48 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 	rep->parallel = rep->workers > 0;
 }
 
+/* The sides not taken from the resident store, read as below. */
+static void flatten_read(ExactgpuRows **rows, exg_batch **batch, int nsides,
+						 ExactgpuReadReport *rep);
+
+/*
+ * A side of bodies kept flattened in the resident store (resident_batch.h)
+ * is borrowed from it, not read; the others are read, and a side that
+ * qualifies but was not kept is kept once flattened.
+ */
 void
 exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 					  ExactgpuReadReport *rep)
+{
+	ResidentBatchWant want[2];
+	ExactgpuRows *read_rows[2];
+	exg_batch  *read_batch[2];
+	int			nread = 0,
+				resident = 0;
+
+	Assert(nsides >= 1 && nsides <= 2);
+	for (int k = 0; k < nsides; k++)
+	{
+		if (exactgpu_resident_batch_get(rows[k], batch[k], &want[k]))
+		{
+			resident++;
+			continue;
+		}
+		read_rows[nread] = rows[k];
+		read_batch[nread++] = batch[k];
+	}
+	if (nread > 0)
+		flatten_read(read_rows, read_batch, nread, rep);
+	else
+		memset(rep, 0, sizeof(*rep));
+	rep->resident_sides = resident;
+	for (int k = 0; k < nsides; k++)
+		if (want[k].wanted)
+			exactgpu_resident_batch_keep(&want[k], rows[k], batch[k]);
+}
+
+static void
+flatten_read(ExactgpuRows **rows, exg_batch **batch, int nsides, ExactgpuReadReport *rep)
 {
 	uint64		ntoast = 0,
 				ntasks = 0,

@@ -1,0 +1,547 @@
+/*
+ * resident_store.c — the shared store of prepared geometry
+ * (resident_store.h).
+ *
+ * One region of the main shared memory, sized at server start: a hash of
+ * entries (key → block) and a DSA area laid out in place over the rest, so
+ * that blocks come and go with PostgreSQL's own allocator and every process
+ * sees them at one address. One LWLock guards the hash, the entries' pins
+ * and the counters; blocks are written before they are published (ready)
+ * and never after, so reading one needs no lock, only a pin.
+ *
+ * Eviction: least recently used first among the entries no one has pinned,
+ * when an allocation finds no room. Pins are released at the end of the
+ * transaction that took them (commit, abort, a parallel worker's end), so an
+ * error or a cancel leaks none; a crash restart reinitialises the shared
+ * memory, and the store starts empty.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/toast_internals.h"
+#include "access/xact.h"
+#include "common/hashfn.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/dsa.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "resident_store.h"
+
+int			exactgpu_resident_memory_mb = 0;
+bool		exactgpu_resident_use = true;
+
+typedef struct ResidentEntry
+{
+	ResidentKey key;			/* hash key: first */
+	dsa_pointer block;
+	Size		size;
+	int32		pins;
+	bool		ready;			/* written: readable by anyone who pins it */
+	uint64		last_used;
+} ResidentEntry;
+
+typedef struct ResidentShared
+{
+	LWLock	   *lock;
+	int			dsa_tranche;
+	bool		area_made;
+	Size		arena_size;
+	uint64		tick;
+	/* what the view shows */
+	uint64		hits,
+				misses,
+				inserts,
+				evictions,
+				not_kept;
+	Size		bytes;
+	int64		entries;
+	/* the DSA area lives here, in place, MAXALIGNed */
+	char		arena[FLEXIBLE_ARRAY_MEMBER];
+} ResidentShared;
+
+static ResidentShared *shared = NULL;
+static HTAB *resident_hash = NULL;
+static dsa_area *area = NULL;
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* This backend's pins, released at the end of its transaction. */
+static ResidentEntry **pinned = NULL;
+static int	npinned = 0;
+static int	maxpinned = 0;
+static uint64 generation = 1;
+static bool callbacks_set = false;
+
+static Size
+arena_size(void)
+{
+	return (Size) exactgpu_resident_memory_mb * 1024 * 1024;
+}
+
+/* Entries the hash can hold: one per 32 kB of blocks, within bounds. */
+static long
+max_entries(void)
+{
+	long		n = (long) (arena_size() / 32768);
+
+	return Max(256, Min(n, 1L << 20));
+}
+
+static Size
+shared_size(void)
+{
+	return add_size(offsetof(ResidentShared, arena) + MAXIMUM_ALIGNOF, arena_size());
+}
+
+static void
+resident_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(add_size(shared_size(),
+									hash_estimate_size(max_entries(), sizeof(ResidentEntry))));
+	RequestNamedLWLockTranche("exactgpu_resident", 1);
+}
+
+static void
+resident_shmem_startup(void)
+{
+	HASHCTL		info;
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared = ShmemInitStruct("exactgpu resident store", shared_size(), &found);
+	if (!found)
+	{
+		memset(shared, 0, offsetof(ResidentShared, arena));
+		shared->lock = &(GetNamedLWLockTranche("exactgpu_resident"))->lock;
+		shared->dsa_tranche = LWLockNewTrancheId();
+		shared->arena_size = arena_size();
+	}
+	memset(&info, 0, sizeof(info));
+	info.keysize = sizeof(ResidentKey);
+	info.entrysize = sizeof(ResidentEntry);
+	resident_hash = ShmemInitHash("exactgpu resident entries", max_entries(), max_entries(),
+								  &info, HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+exactgpu_resident_init(void)
+{
+	DefineCustomIntVariable("exactgpu.resident_memory",
+							"Shared memory for prepared geometry kept between queries (the resident store).",
+							"Prepared bodies are kept here and shared by every backend, so that queries "
+							"do not detoast and parse them again. Needs exactgpu in shared_preload_libraries; "
+							"0 keeps nothing.",
+							&exactgpu_resident_memory_mb,
+							0, 0, INT_MAX / 2,
+							PGC_POSTMASTER, GUC_UNIT_MB,
+							NULL, NULL, NULL);
+	DefineCustomBoolVariable("exactgpu.resident",
+							 "Use the resident store of prepared geometry in this session.",
+							 "Off prepares every geometry in the session, as without the store "
+							 "(to compare, or to keep a one-off query from evicting others).",
+							 &exactgpu_resident_use,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress && exactgpu_resident_memory_mb > 0)
+	{
+		prev_shmem_request_hook = shmem_request_hook;
+		shmem_request_hook = resident_shmem_request;
+		prev_shmem_startup_hook = shmem_startup_hook;
+		shmem_startup_hook = resident_shmem_startup;
+	}
+}
+
+static void
+release_pins(void)
+{
+	if (npinned > 0 && shared != NULL)
+	{
+		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+		for (int i = 0; i < npinned; i++)
+		{
+			Assert(pinned[i]->pins > 0);
+			pinned[i]->pins--;
+		}
+		LWLockRelease(shared->lock);
+	}
+	npinned = 0;
+	generation++;
+}
+
+static void
+resident_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			release_pins();
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+resident_exit(int code, Datum arg)
+{
+	release_pins();
+}
+
+/* Attach this backend to the area (made by the first backend that needs it). */
+static bool
+attach(void)
+{
+	MemoryContext old;
+
+	if (area != NULL)
+		return true;
+	if (shared == NULL || resident_hash == NULL)
+		return false;
+	if (!callbacks_set)
+	{
+		RegisterXactCallback(resident_xact_callback, NULL);
+		before_shmem_exit(resident_exit, (Datum) 0);
+		callbacks_set = true;
+	}
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	PG_TRY();
+	{
+		void	   *place = (void *) MAXALIGN(shared->arena);
+
+		if (!shared->area_made)
+		{
+			area = dsa_create_in_place(place, shared->arena_size, shared->dsa_tranche, NULL);
+			/* never grow past the region reserved at start: no DSM segments */
+			dsa_set_size_limit(area, shared->arena_size);
+			shared->area_made = true;
+		}
+		else
+			area = dsa_attach_in_place(place, NULL);
+	}
+	PG_FINALLY();
+	{
+		LWLockRelease(shared->lock);
+		MemoryContextSwitchTo(old);
+	}
+	PG_END_TRY();
+	return true;
+}
+
+bool
+exactgpu_resident_enabled(void)
+{
+	return exactgpu_resident_use && shared != NULL && IsUnderPostmaster &&
+		shared->arena_size > 0;
+}
+
+bool
+exactgpu_resident_key(const struct varlena *raw, int32 kind, ResidentKey *key)
+{
+	struct varatt_external toast;
+	Relation	toastrel;
+	Relation   *toastidxs;
+	int			nidx,
+				valid;
+	ScanKeyData skey;
+	SysScanDesc scan;
+	SnapshotData snap;
+	HeapTuple	tup;
+	bool		found = false;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return false;
+	VARATT_EXTERNAL_GET_POINTER(toast, raw);
+	memset(key, 0, sizeof(*key));
+	key->toastrelid = toast.va_toastrelid;
+	key->valueid = toast.va_valueid;
+	key->rawsize = toast.va_rawsize;
+	key->extinfo = toast.va_extinfo;
+	key->kind = kind;
+
+	/* the first chunk, as detoasting would read it (same snapshot rule) */
+	toastrel = table_open(toast.va_toastrelid, AccessShareLock);
+	valid = toast_open_indexes(toastrel, AccessShareLock, &toastidxs, &nidx);
+	init_toast_snapshot(&snap);
+	ScanKeyInit(&skey, (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(toast.va_valueid));
+	scan = systable_beginscan_ordered(toastrel, toastidxs[valid], &snap, 1, &skey);
+	if ((tup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
+	{
+		bool		isnull;
+		Datum		chunk = heap_getattr(tup, 3, RelationGetDescr(toastrel), &isnull);
+
+		key->chunk_xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+		if (!isnull)
+		{
+			struct varlena *c = (struct varlena *) DatumGetPointer(chunk);
+
+			key->chunk_hash = hash_bytes((const unsigned char *) VARDATA_ANY(c),
+										 (int) VARSIZE_ANY_EXHDR(c));
+		}
+		found = true;
+	}
+	systable_endscan_ordered(scan);
+	toast_close_indexes(toastidxs, nidx, AccessShareLock);
+	table_close(toastrel, AccessShareLock);
+	return found;
+}
+
+/* Room for one more pin in the local list (before the lock is taken). */
+static void
+reserve_pin(void)
+{
+	if (npinned < maxpinned)
+		return;
+	if (pinned == NULL)
+	{
+		maxpinned = 64;
+		pinned = MemoryContextAlloc(TopMemoryContext, sizeof(ResidentEntry *) * maxpinned);
+	}
+	else
+	{
+		maxpinned *= 2;
+		pinned = repalloc(pinned, sizeof(ResidentEntry *) * maxpinned);
+	}
+}
+
+/* Pin e for this transaction (the lock held, the room reserved). */
+static void
+pin(ResidentEntry *e)
+{
+	e->pins++;
+	e->last_used = ++shared->tick;
+	pinned[npinned++] = e;
+}
+
+const void *
+exactgpu_resident_get(const ResidentKey *key, Size *size)
+{
+	ResidentEntry *e;
+	const void *block = NULL;
+
+	if (!exactgpu_resident_enabled() || !attach())
+		return NULL;
+	reserve_pin();
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	e = hash_search(resident_hash, key, HASH_FIND, NULL);
+	if (e != NULL && e->ready)
+	{
+		pin(e);
+		shared->hits++;
+		block = dsa_get_address(area, e->block);
+		*size = e->size;
+	}
+	else
+		shared->misses++;
+	LWLockRelease(shared->lock);
+	return block;
+}
+
+/*
+ * Evict the least recently used entry no one has pinned (one whose fill
+ * failed counts: unpinned and never ready). The lock is held.
+ */
+static bool
+evict_one(void)
+{
+	HASH_SEQ_STATUS seq;
+	ResidentEntry *e,
+			   *victim = NULL;
+
+	hash_seq_init(&seq, resident_hash);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		if (e->pins == 0 && (victim == NULL || e->last_used < victim->last_used))
+			victim = e;
+	if (victim == NULL)
+		return false;
+	dsa_free(area, victim->block);
+	if (victim->ready)
+	{
+		shared->bytes -= victim->size;
+		shared->entries--;
+	}
+	shared->evictions++;
+	hash_search(resident_hash, &victim->key, HASH_REMOVE, NULL);
+	return true;
+}
+
+const void *
+exactgpu_resident_put(const ResidentKey *key, Size size,
+					  void (*fill) (void *dst, void *arg), void *arg)
+{
+	ResidentEntry *e;
+	dsa_pointer dp = InvalidDsaPointer;
+	bool		found;
+	void	   *dst;
+
+	if (!exactgpu_resident_enabled() || !attach())
+		return NULL;
+	reserve_pin();
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	e = hash_search(resident_hash, key, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		/* kept meanwhile by another backend (or being written: don't wait) */
+		const void *block = NULL;
+
+		if (e->ready)
+		{
+			pin(e);
+			block = dsa_get_address(area, e->block);
+		}
+		LWLockRelease(shared->lock);
+		return block;
+	}
+	if (size <= shared->arena_size / 2)
+	{
+		for (;;)
+		{
+			dp = dsa_allocate_extended(area, size, DSA_ALLOC_NO_OOM | DSA_ALLOC_HUGE);
+			if (DsaPointerIsValid(dp) || !evict_one())
+				break;
+		}
+	}
+	if (DsaPointerIsValid(dp))
+		e = hash_search(resident_hash, key, HASH_ENTER_NULL, &found);
+	if (e == NULL)
+	{
+		if (DsaPointerIsValid(dp))
+			dsa_free(area, dp);
+		shared->not_kept++;
+		LWLockRelease(shared->lock);
+		return NULL;
+	}
+	e->block = dp;
+	e->size = size;
+	e->ready = false;
+	e->pins = 0;
+	pin(e);
+	LWLockRelease(shared->lock);
+
+	/* written outside the lock: no one reads it before it is ready */
+	dst = dsa_get_address(area, dp);
+	fill(dst, arg);
+
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	e->ready = true;
+	shared->inserts++;
+	shared->bytes += size;
+	shared->entries++;
+	LWLockRelease(shared->lock);
+	return dst;
+}
+
+uint64
+exactgpu_resident_generation(void)
+{
+	return generation;
+}
+
+void
+exactgpu_resident_stats(ResidentStats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->enabled = exactgpu_resident_enabled();
+	if (shared == NULL)
+		return;
+	LWLockAcquire(shared->lock, LW_SHARED);
+	out->capacity = shared->arena_size;
+	out->bytes = shared->bytes;
+	out->entries = shared->entries;
+	out->hits = shared->hits;
+	out->misses = shared->misses;
+	out->inserts = shared->inserts;
+	out->evictions = shared->evictions;
+	out->not_kept = shared->not_kept;
+	LWLockRelease(shared->lock);
+}
+
+int
+exactgpu_resident_list(ResidentEntryInfo **out)
+{
+	HASH_SEQ_STATUS seq;
+	ResidentEntry *e;
+	int			n = 0,
+				cap;
+
+	*out = NULL;
+	if (shared == NULL)
+		return 0;
+	cap = (int) max_entries();
+	*out = palloc(sizeof(ResidentEntryInfo) * cap);
+	LWLockAcquire(shared->lock, LW_SHARED);
+	hash_seq_init(&seq, resident_hash);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		ResidentEntryInfo *r;
+
+		if (n == cap)
+		{
+			hash_seq_term(&seq);
+			break;
+		}
+		r = &(*out)[n++];
+		r->toastrelid = e->key.toastrelid;
+		r->valueid = e->key.valueid;
+		r->chunk_xmin = e->key.chunk_xmin;
+		r->kind = e->key.kind;
+		r->size = e->size;
+		r->pins = e->pins;
+		r->ready = e->ready;
+		r->last_used = e->last_used;
+	}
+	LWLockRelease(shared->lock);
+	return n;
+}
+
+int64
+exactgpu_resident_evict_all(void)
+{
+	int64		n = 0;
+
+	if (!exactgpu_resident_enabled() || !attach())
+		return 0;
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	while (evict_one())
+		n++;
+	LWLockRelease(shared->lock);
+	return n;
+}
+
+void
+exactgpu_resident_unpin(const void *block)
+{
+	for (int i = npinned - 1; i >= 0; i--)
+		if (dsa_get_address(area, pinned[i]->block) == block)
+		{
+			LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+			pinned[i]->pins--;
+			LWLockRelease(shared->lock);
+			pinned[i] = pinned[--npinned];
+			return;
+		}
+}

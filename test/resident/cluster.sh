@@ -1,0 +1,117 @@
+# test/resident/run.sh's steps (sourced by it: bindir, pg_start, pg_stop,
+# as_owner, RESIDENT_WORK and PGHOST/PGPORT/PGUSER are set).
+pgxs=$(dirname "$("$PG_CONFIG" --pgxs)")
+out=$RESIDENT_WORK/out
+mkdir -p "$out"
+[ "$(id -u)" = 0 ] && chown postgres "$out"
+fail() { echo "resident: FAILED: $*"; echo "resident: 0 passed, 1 failed"; exit 1; }
+
+echo "== resident: pg_regress"
+if ! "$pgxs/../test/regress/pg_regress" --inputdir=test/resident --outputdir="$out" \
+	--bindir="$bindir" --dbname=resident_regression \
+	--load-extension=postgis --load-extension=exactgpu resident; then
+	cat "$out/regression.diffs" 2>/dev/null || true
+	fail "pg_regress"
+fi
+
+db=resident_stress
+q() { "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+"$bindir/psql" -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+q -c "CREATE EXTENSION postgis" -c "CREATE EXTENSION exactgpu"
+q <<'SQL'
+SELECT setseed(0.75);
+CREATE TABLE bodies (id int PRIMARY KEY, geom geometry);
+INSERT INTO bodies
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', x0 + random(), random(), random()) AS a,
+		format('%s %s %s', x0 + random(), random(), random()) AS b,
+		format('%s %s %s', x0 + random(), random(), random()) AS c,
+		format('%s %s %s', x0 + random(), random(), random()) AS d
+	FROM (SELECT i, (i % 20)::float8 AS x0 FROM generate_series(0, 19) i) c,
+		generate_series(1, 200) t) v
+GROUP BY i;
+CREATE TABLE holes (id int, geom geometry);
+INSERT INTO holes SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x + 0.2, y, 2))
+FROM (SELECT i, 20 * random() AS x, random() AS y FROM generate_series(1, 100) i) s;
+-- the store's answer and the answer without it, in one snapshot
+CREATE FUNCTION check_same() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n_on bigint;
+	n_off bigint;
+	sum_on bigint;
+	sum_off bigint;
+BEGIN
+	SET LOCAL enable_hashjoin = off;
+	SET LOCAL enable_mergejoin = off;
+	SET LOCAL exactgpu.enable_batch_join = off;
+	SET LOCAL exactgpu.resident = on;
+	SELECT count(*), coalesce(sum(b.id * 1000 + h.id), 0) INTO n_on, sum_on
+		FROM holes h, bodies b WHERE ST_ExactIntersects3D(b.geom, h.geom);
+	SET LOCAL exactgpu.resident = off;
+	SELECT count(*), coalesce(sum(b.id * 1000 + h.id), 0) INTO n_off, sum_off
+		FROM holes h, bodies b WHERE ST_ExactIntersects3D(b.geom, h.geom);
+	IF n_on <> n_off OR sum_on <> sum_off THEN
+		RAISE EXCEPTION 'resident store: % pairs (sum %) against % (sum %) without it',
+			n_on, sum_on, n_off, sum_off;
+	END IF;
+	RETURN n_on;
+END
+$$;
+SQL
+cat > "$out/update.sql" <<'SQL'
+\set id random(0, 19)
+UPDATE bodies SET geom = ST_Translate(geom, 0.05, 0, 0) WHERE id = :id;
+SQL
+cat > "$out/vacuum.sql" <<'SQL'
+VACUUM bodies;
+SQL
+cat > "$out/check_rr.sql" <<'SQL'
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT check_same();
+COMMIT;
+SQL
+cat > "$out/check_ser.sql" <<'SQL'
+BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;
+SELECT check_same();
+COMMIT;
+SQL
+echo "== resident: 4 clients updating, vacuuming and comparing for 20 s"
+"$bindir/pgbench" -n -c 4 -j 2 -T 20 -d "$db" -f "$out/update.sql@3" -f "$out/vacuum.sql@1" \
+	-f "$out/check_rr.sql@4" -f "$out/check_ser.sql@2" > "$out/pgbench.log" 2>&1 || true
+cat "$out/pgbench.log" | grep -E 'transactions actually processed|aborted|ERROR|resident store' || true
+grep -q 'aborted\|ERROR' "$out/pgbench.log" && fail "a client saw the store differ, or failed"
+grep -q 'number of transactions actually processed' "$out/pgbench.log" || fail "pgbench did not run"
+q -At -c "SELECT 'checks passed; store: ' || entries || ' entries, ' || hits || ' hits, ' || evictions || ' evictions' FROM exactgpu_resident"
+
+echo "== resident: a TOAST value OID given again to another body"
+q <<'SQL'
+CREATE TABLE reuse (id int, geom geometry);
+INSERT INTO reuse SELECT 1, geom FROM bodies WHERE id = 3;
+SELECT exactgpu_resident_keep(geom) FROM reuse;
+SQL
+first=$(q -At -c "SELECT value_oid || ' ' || chunk_xmin FROM exactgpu_resident_entries()
+	WHERE toast_relid = (SELECT reltoastrelid FROM pg_class WHERE relname = 'reuse')")
+[ -n "$first" ] || fail "the first body was not kept"
+set -- $first
+oid=$1 xmin=$2
+q -c "DELETE FROM reuse" -c "VACUUM reuse"
+pg_stop
+as_owner "'$bindir/pg_resetwal' -o $oid '$RESIDENT_WORK/data'" >/dev/null
+pg_start
+# the store is empty after the restart: keep the first body's identity by
+# hand, as a backend that had kept it before the reuse would hold it
+q -c "INSERT INTO reuse SELECT 2, ST_Translate(geom, 0.5, 0, 0) FROM bodies WHERE id = 7" \
+	-c "SELECT exactgpu_resident_keep(geom) FROM reuse" >/dev/null
+second=$(q -At -c "SELECT value_oid || ' ' || chunk_xmin FROM exactgpu_resident_entries()
+	WHERE toast_relid = (SELECT reltoastrelid FROM pg_class WHERE relname = 'reuse')")
+set -- $second
+[ "$1" = "$oid" ] || fail "the OID was not given again ($1, not $oid): the test did not force a reuse"
+[ "$2" != "$xmin" ] || fail "the second body has the first's identity (xmin $xmin)"
+echo "value OID $oid given again: first body's chunks xmin $xmin, second's $2 (another key)"
+same=$(q -At -c "SELECT (SELECT count(*) FROM holes h, reuse r
+	WHERE ST_ExactIntersects3D(r.geom, h.geom)) = (SELECT count(*) FROM holes h, bodies b
+	WHERE b.id = 7 AND ST_ExactIntersects3D(ST_Translate(b.geom, 0.5, 0, 0), h.geom))")
+[ "$same" = t ] || fail "the second body's answers are not its own"
+echo "resident: 3 passed, 0 failed"

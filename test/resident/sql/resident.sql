@@ -1,0 +1,140 @@
+-- The resident store (exactgpu.resident_memory = 4 MB in this cluster, with
+-- exactgpu preloaded): row-level predicates borrow prepared bodies from
+-- shared memory. Every answer must equal the one without the store
+-- (exactgpu.resident = off), through updates, deletes, vacuum, truncate and
+-- table rewrites; the budget evicts, and a body too big to keep is used as
+-- without the store.
+SET client_min_messages = warning;
+SELECT setseed(0.5);
+SELECT enabled, capacity_bytes = 4 * 1024 * 1024 AS four_mb, entries FROM exactgpu_resident;
+
+-- 40 bodies of 200 random tetrahedra (800 triangles, 77 kB, ~26 kB
+-- compressed: out of line, as PostGIS's storage 'main' keeps smaller
+-- compressed values in line)
+CREATE TABLE rs_bodies (id int PRIMARY KEY, geom geometry);
+INSERT INTO rs_bodies
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', x0 + random(), random(), random()) AS a,
+		format('%s %s %s', x0 + random(), random(), random()) AS b,
+		format('%s %s %s', x0 + random(), random(), random()) AS c,
+		format('%s %s %s', x0 + random(), random(), random()) AS d
+	FROM (SELECT i, (i % 20)::float8 AS x0 FROM generate_series(0, 39) i) c,
+		generate_series(1, 200) t) v
+GROUP BY i;
+CREATE TABLE rs_holes (id int, geom geometry);
+INSERT INTO rs_holes SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x + 0.2, y, 2))
+FROM (SELECT i, 20 * random() AS x, random() AS y FROM generate_series(1, 60) i) s;
+SELECT count(*) AS bodies, bool_and(pg_column_size(geom) > 8200) AS each_out_of_line FROM rs_bodies;
+
+-- row by row: every hole against every body, alternating over 40 bodies
+-- (more than the 8 a call site keeps), with and without the store
+CREATE FUNCTION rs_pairs() RETURNS TABLE (b int, h int) LANGUAGE sql AS $$
+	SELECT b.id, h.id FROM rs_holes h, rs_bodies b
+	WHERE ST_ExactIntersects3D(b.geom, h.geom) AND ST_ExactIntersectsSolid3D(b.geom, h.geom) IS NOT NULL
+$$;
+-- ... and batch joins (the SRF), whose side of bodies the store keeps
+-- flattened: bodies 0-19 fit (~1.4 MB < half the store), all 40 do not
+CREATE FUNCTION rs_batch(bodies text) RETURNS TABLE (l bigint, r bigint) LANGUAGE sql AS $$
+	SELECT * FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_holes',
+		'SELECT id, geom FROM rs_bodies WHERE ' || bodies)
+$$;
+CREATE FUNCTION rs_same(what text)
+	RETURNS TABLE (label text, pairs bigint, same boolean, batch_same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	n_on bigint;
+	n_off bigint;
+	n_diff bigint;
+	b_diff bigint;
+BEGIN
+	SET LOCAL enable_hashjoin = off;
+	SET LOCAL enable_mergejoin = off;
+	SET LOCAL exactgpu.enable_batch_join = off;
+	SET LOCAL exactgpu.resident = off;
+	CREATE TEMP TABLE rs_off ON COMMIT DROP AS SELECT * FROM rs_pairs();
+	CREATE TEMP TABLE rb_off ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
+	SET LOCAL exactgpu.resident = on;
+	-- twice: the first keeps the side of bodies, the second borrows it
+	-- (first: what this transaction pins below would leave it no room)
+	CREATE TEMP TABLE rb_on ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
+	CREATE TEMP TABLE rb_on2 ON COMMIT DROP AS
+		SELECT 'few' AS s, * FROM rs_batch('id < 20') UNION ALL SELECT 'all', * FROM rs_batch('true');
+	CREATE TEMP TABLE rs_on ON COMMIT DROP AS SELECT * FROM rs_pairs();
+	SELECT count(*) INTO n_on FROM rs_on;
+	SELECT count(*) INTO n_off FROM rs_off;
+	SELECT count(*) INTO n_diff FROM ((TABLE rs_on EXCEPT TABLE rs_off) UNION ALL (TABLE rs_off EXCEPT TABLE rs_on)) d;
+	SELECT count(*) INTO b_diff FROM ((TABLE rb_on EXCEPT TABLE rb_off) UNION ALL (TABLE rb_off EXCEPT TABLE rb_on)
+		UNION ALL (TABLE rb_on2 EXCEPT TABLE rb_off) UNION ALL (TABLE rb_off EXCEPT TABLE rb_on2)) d;
+	DROP TABLE rs_on, rs_off, rb_on, rb_on2, rb_off;
+	RETURN QUERY SELECT $1, n_on, n_on = n_off AND n_diff = 0, b_diff = 0;
+END
+$$;
+
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT * FROM rs_same('cold');
+-- one transaction pins what it reads: what does not fit beside it is not kept
+SELECT entries > 0 AS kept, inserts > 0 AS inserted, not_kept > 0 AS some_not_kept,
+	bytes <= capacity_bytes AS within_budget FROM exactgpu_resident;
+SELECT * FROM rs_same('warm');
+SELECT hits > 0 AS hits FROM exactgpu_resident;
+-- the side of bodies 0-19 was kept, and borrowed by the next join
+SELECT count(*) FILTER (WHERE kind = 'join side') AS sides_kept FROM exactgpu_resident_entries();
+SELECT hits AS hits_before FROM exactgpu_resident \gset
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
+SELECT hits - :hits_before AS side_borrowed FROM exactgpu_resident;
+-- no pins outlive the transactions that took them
+SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
+
+-- the prewarm keeps what fits; kept bodies are found by the next query
+SELECT exactgpu_resident_evict() > 0 AS evicted;
+SELECT entries FROM exactgpu_resident;
+-- (the prewarm pins nothing: the budget evicts the least recently used)
+SELECT exactgpu_prewarm('rs_bodies', 'geom') AS prewarmed;
+SELECT entries BETWEEN 1 AND 39 AS some_kept, evictions > 0 AS evicted_under_budget,
+	bytes <= capacity_bytes AS within_budget FROM exactgpu_resident;
+SELECT * FROM rs_same('after prewarm');
+SELECT exactgpu_resident_keep(geom) AS kept_in_line FROM rs_holes LIMIT 1;
+
+-- an updated body is a new value; deleted ones are gone after VACUUM
+UPDATE rs_bodies SET geom = ST_Translate(geom, 0.3, 0, 0) WHERE id % 3 = 0;
+SELECT * FROM rs_same('after update');
+DELETE FROM rs_bodies WHERE id % 5 = 0;
+VACUUM rs_bodies;
+SELECT * FROM rs_same('after delete and vacuum');
+-- new bodies may now reuse freed TOAST space (never their OIDs: see the
+-- forced-reuse test in test/resident/run.sh)
+INSERT INTO rs_bodies SELECT id + 100, ST_Translate(geom, 0, 0.5, 0) FROM rs_bodies WHERE id < 10;
+SELECT * FROM rs_same('after insert');
+-- rewrites: VACUUM FULL keeps the value OIDs (the same bytes), ALTER TYPE makes new values
+VACUUM FULL rs_bodies;
+SELECT * FROM rs_same('after vacuum full');
+ALTER TABLE rs_bodies ALTER COLUMN geom TYPE geometry USING ST_Translate(geom, 0, 0, 0.25);
+SELECT * FROM rs_same('after alter type');
+TRUNCATE rs_bodies;
+SELECT * FROM rs_same('after truncate');
+
+-- a body larger than half the store is not kept, and answers as ever
+INSERT INTO rs_bodies
+SELECT 1000, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT format('%s %s %s', 20 * random(), random(), random()) AS a,
+		format('%s %s %s', 20 * random(), random(), random()) AS b,
+		format('%s %s %s', 20 * random(), random(), random()) AS c,
+		format('%s %s %s', 20 * random(), random(), random()) AS d
+	FROM generate_series(1, 3000) t) v;
+SELECT not_kept AS not_kept_before FROM exactgpu_resident \gset
+SELECT exactgpu_resident_keep(geom) AS kept_big FROM rs_bodies WHERE id = 1000;
+SELECT not_kept > :not_kept_before AS counted_not_kept FROM exactgpu_resident;
+SELECT * FROM rs_same('big body');
+
+DROP FUNCTION rs_same(text);
+DROP FUNCTION rs_batch(text);
+DROP FUNCTION rs_pairs();
+DROP TABLE rs_bodies, rs_holes;
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT entries, bytes FROM exactgpu_resident;
