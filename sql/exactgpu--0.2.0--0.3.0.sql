@@ -350,7 +350,7 @@ CREATE FUNCTION exactgpu_resident_evict() RETURNS bigint
 -- As pg_prewarm does for pages: every TOASTed value of a geometry column
 -- prepared and kept, so that the first query finds its bodies resident.
 CREATE FUNCTION exactgpu_prewarm(tab regclass, col name) RETURNS bigint
-	LANGUAGE plpgsql VOLATILE STRICT AS
+	LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp AS
 $$
 DECLARE
 	kept bigint;

@@ -144,6 +144,17 @@ resident_shmem_startup(void)
 void
 exactgpu_resident_init(void)
 {
+	DefineCustomBoolVariable("exactgpu.resident",
+							 "Use the resident store of prepared geometry in this session.",
+							 "Off prepares every geometry in the session, as without the store "
+							 "(to compare, or to keep a one-off query from evicting others).",
+							 &exactgpu_resident_use,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	/* a server setting: defined only where it can take effect (at start) */
+	if (!process_shared_preload_libraries_in_progress)
+		return;
 	DefineCustomIntVariable("exactgpu.resident_memory",
 							"Shared memory for prepared geometry kept between queries (the resident store).",
 							"Prepared bodies are kept here and shared by every backend, so that queries "
@@ -153,15 +164,7 @@ exactgpu_resident_init(void)
 							0, 0, INT_MAX / 2,
 							PGC_POSTMASTER, GUC_UNIT_MB,
 							NULL, NULL, NULL);
-	DefineCustomBoolVariable("exactgpu.resident",
-							 "Use the resident store of prepared geometry in this session.",
-							 "Off prepares every geometry in the session, as without the store "
-							 "(to compare, or to keep a one-off query from evicting others).",
-							 &exactgpu_resident_use,
-							 true,
-							 PGC_USERSET, 0,
-							 NULL, NULL, NULL);
-	if (process_shared_preload_libraries_in_progress && exactgpu_resident_memory_mb > 0)
+	if (exactgpu_resident_memory_mb > 0)
 	{
 		prev_shmem_request_hook = shmem_request_hook;
 		shmem_request_hook = resident_shmem_request;
