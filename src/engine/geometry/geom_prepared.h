@@ -37,6 +37,13 @@ typedef struct exg_prepared
 	exg_view	view2d;
 	exg_view	areas2d;		/* the 2D areas as exact triangles (and their index) */
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
+	/* solid/solid_check.h's verdicts, kept with the geometry so that a body
+	 * is judged once however many calls use it: solid_judged 0 not yet;
+	 * then "" or why it is no valid solid, and "" or why it has no
+	 * well-defined inside */
+	int8_t		solid_judged;
+	char		solid_why[EXG_ERROR_MESSAGE_LEN];
+	char		inside_why[EXG_ERROR_MESSAGE_LEN];
 } exg_prepared;
 
 /* Take ownership of *shape (which is reset to empty). */

@@ -9,6 +9,7 @@
 #include "gpu.h"
 #include "join_internal.h"
 #include "mesh_edges.h"
+#include "solid_check.h"
 #include "stats.h"
 
 /* Every body closed? EXG_ERR_INVALID naming the first that is not. */
@@ -64,7 +65,10 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 		if (S->body[t] >= S->nbodies || (t > 0 && S->body[t] < S->body[t - 1]))
 			return exg_fail(err, EXG_ERR_ARGUMENT,
 							"bodies: body ids must be non-decreasing and below %u", S->nbodies);
-	if ((st = check_closed(S, err)) != EXG_OK)
+	/* closed, and no body overlapping itself: parity counts an overlap as
+	 * outside (solid_check.h) */
+	if ((st = check_closed(S, err)) != EXG_OK ||
+		(st = exg_solid_set_check_self(&S->tris, S->body, S->nbodies, 1, &opt, err)) != EXG_OK)
 		return st;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t0;
 	if (npts == 0 || S->tris.nprims == 0)
