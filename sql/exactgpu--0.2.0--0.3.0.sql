@@ -5,11 +5,12 @@
 \echo Use "ALTER EXTENSION exactgpu UPDATE TO '0.3.0'" to load this file. \quit
 
 -- ---- geosolid: valid solids, composites that show unsampled core, intercept depths from M (issue 30) ----
--- Every function that treats a body as a volume (volume, locate,
--- intersects-solid, intercepts, their joins) refuses what
--- ST_ExactIsValidSolid refuses, with the same reason: a self-intersecting
--- body's parity and signed sums give the symmetric difference, not the
--- union. Composites report the unsampled and the overlapping core and
+-- Every function that treats a body as a volume refuses, with the reason
+-- ST_ExactIsValidSolidReason gives, a body without a well-defined inside
+-- (locate, intersects-solid, intercepts, their joins: faces with Z, closed,
+-- no overlapping shells) or, for the volume, any body that is no valid
+-- solid: on overlapping shells parity gives the symmetric difference and
+-- the signed sum counts the overlap twice, not the union. Composites report the unsampled and the overlapping core and
 -- refuse overlapping assay intervals unless asked to flag them.
 ALTER TYPE exactgpu_composite ADD ATTRIBUTE unsampled_m float8;
 ALTER TYPE exactgpu_composite ADD ATTRIBUTE overlap_m float8;
@@ -54,18 +55,18 @@ COMMENT ON AGGREGATE ST_ExactComposite(float8, float8, float8, float8, float8, t
 COMMENT ON FUNCTION ST_ExactCompositeLabel(exactgpu_composite, text) IS
 'The line geologists read: "10.9 m @ 5.07 g/t from 134.4 m", with "(9.5 m sampled)" when part of the intercept is unsampled and the overlapping length when overlaps were flagged';
 COMMENT ON FUNCTION ST_ExactLocate3D(geometry, geometry) IS
-	'Where a point is relative to a closed surface (container first): inside, outside or boundary, exactly. ERROR 22023 unless the body is a valid solid (as ST_ExactIsValidSolid: closed, 2-manifold, oriented, not self-intersecting, not inside out), with the reason.';
+	'Where a point is relative to a closed surface (container first): inside, outside or boundary, exactly. ERROR 22023, with the reason, unless the body has a well-defined inside: faces with Z, closed, no overlapping shells (orientation does not matter; shells touching face to face are fine).';
 COMMENT ON FUNCTION ST_ExactIntersectsSolid3D(geometry, geometry) IS
-	'Does geom meet the closed volume of the closed surface solid (inside or on)? Container first; the PostGIS solid flag plays no part. ERROR 22023 unless solid is a valid solid (as ST_ExactIsValidSolid), with the reason.';
+	'Does geom meet the closed volume of the closed surface solid (inside or on)? Container first; the PostGIS solid flag plays no part. ERROR 22023, with the reason, unless solid has a well-defined inside (faces with Z, closed, no overlapping shells).';
 COMMENT ON FUNCTION ST_ExactVolume(geometry) IS
 	'The volume a valid solid (closed, 2-manifold, consistently oriented, not self-intersecting, outward TIN or POLYHEDRALSURFACE) encloses, computed exactly and rounded once; never negative. Anything else is ERROR 22023 with ST_ExactIsValidSolidReason''s reason (inside out: repaired by ST_ExactForceOutward).';
 COMMENT ON FUNCTION ST_ExactIsValidSolid(geometry) IS
 	'Does the surface bound a valid solid: faces with Z, none degenerate, closed, 2-manifold edges, consistently oriented, not self-intersecting, outward (exact signed volume)? What every volume function requires.';
 COMMENT ON FUNCTION ST_ExactIntercepts3D(geometry, geometry) IS
-'Depth intervals (from_m, to_m) where a LINESTRING hole (or a MULTILINESTRING whose parts join end to start) lies in the valid solid body, inside or on it; depths are the hole''s M (measured depth) when it has M, else the 3D length from its first vertex; contacts exact, each depth rounded once; a touch is a zero-length interval';
+'Depth intervals (from_m, to_m) where a LINESTRING hole (or a MULTILINESTRING whose parts join end to start) lies in the body (with a well-defined inside: closed, no overlapping shells), inside or on it; depths are the hole''s M (measured depth) when it has M, else the 3D length from its first vertex; contacts exact, each depth rounded once; a touch is a zero-length interval';
 COMMENT ON FUNCTION ST_ExactInterceptPieces3D(geometry, geometry) IS
-'Intercepts of a hole in a valid solid body with entry and exit points (POINT Z), contact kinds (start, end, face, edge, vertex), kind (through, along, grazing) and the piece inside (LINESTRING ZM, M = depth); the three geometries carry the hole''s SRID; depths from M when the hole has it. For typed columns (GDAL, QGIS) cast in a view: entry_point::geometry(PointZ, srid), piece::geometry(LineStringZM, srid)';
+'Intercepts of a hole in a body (closed, no overlapping shells) with entry and exit points (POINT Z), contact kinds (start, end, face, edge, vertex), kind (through, along, grazing) and the piece inside (LINESTRING ZM, M = depth); the three geometries carry the hole''s SRID; depths from M when the hole has it. For typed columns (GDAL, QGIS) cast in a view: entry_point::geometry(PointZ, srid), piece::geometry(LineStringZM, srid)';
 COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(text, text) IS
-'Batch intercepts (hole_id, solid_id, from_m, to_m) of every hole that meets or lies in a body; inner queries return (id integer or bigint, geometry), read by position; bodies are volumes and must be valid solids; depths from M when a hole has it';
+'Batch intercepts (hole_id, solid_id, from_m, to_m) of every hole that meets or lies in a body; inner queries return (id integer or bigint, geometry), read by position; bodies are volumes and must be closed without overlapping shells; depths from M when a hole has it';
 COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(text, text) IS
-'Batch form of ST_ExactInterceptPieces3D: (hole_id, body_id) and every intercept with its points, contact kinds and piece; bodies must be valid solids; depths from M when a hole has it';
+'Batch form of ST_ExactInterceptPieces3D: (hole_id, body_id) and every intercept with its points, contact kinds and piece; bodies must be closed without overlapping shells; depths from M when a hole has it';

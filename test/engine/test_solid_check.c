@@ -6,7 +6,8 @@
  * apart (valid, two shells), a box with a box cavity (valid), two boxes that
  * overlap (self-intersecting: the named triangles must meet, checked with
  * the independent GMP reference test/reference/ref_exact.c, and share no
- * vertex), the same flattened to z = 0 with has_z unset ("has no Z"),
+ * vertex), two boxes sharing a face (no valid solid, but a well-defined
+ * inside), the same flattened to z = 0 with has_z unset ("has no Z"),
  * points only ("not a surface"). Then the batch check over several bodies,
  * and the verdict kept with the geometry (a second check does no work).
  *
@@ -166,6 +167,28 @@ test_bodies(void)
 	CHECK(exg_solid_locate(&g, p, &loc, &err) == EXG_ERR_NOT_SOLID, "locate refuses it");
 	exg_prepared_free(&g);
 
+	/* two boxes sharing a face, as one surface: no valid solid (faces meet
+	 * improperly), but no point is inside both, so the inside (their union)
+	 * is well defined and located */
+	{
+		double		b1[3] = {2, 0, 0},
+					b2[3] = {4, 2, 2},
+					q[3] = {3, 1, 1},
+					onf[3] = {2, 1, 1};
+
+		exg_shape_init(&s);
+		add_box(&s, o, two, 0);
+		add_box(&s, b1, b2, 0);
+		CHECK(!verdict(&s, &g, why, sizeof(why)), "boxes sharing a face are no valid solid");
+		CHECK(meets(&g, EXG_SOLID_INSIDE, why, sizeof(why)), "their inside is defined (%s)", why);
+		CHECK(exg_solid_locate(&g, p, &loc, &err) == EXG_OK && loc == EXG_LOC_INSIDE, "p inside");
+		CHECK(exg_solid_locate(&g, q, &loc, &err) == EXG_OK && loc == EXG_LOC_INSIDE, "q inside");
+		CHECK(exg_solid_locate(&g, onf, &loc, &err) == EXG_OK && loc == EXG_LOC_BOUNDARY,
+			  "on the shared face: boundary");
+		CHECK(exg_solid_volume(&g, &vol, &err) == EXG_ERR_NOT_SOLID, "the volume refuses it");
+		exg_prepared_free(&g);
+	}
+
 	/* flattened (z = 0, no Z): "has no Z", not "self-intersecting" */
 	exg_shape_init(&s);
 	add_box(&s, o, two, 0);
@@ -243,7 +266,7 @@ test_batch(void)
 	T.vidx = m.tri;
 	T.nprims = m.nt;
 	T.arity = 3;
-	CHECK(exg_solid_set_check_self(&T, m.body, m.nbodies, 1, NULL, &err) == EXG_ERR_NOT_SOLID &&
+	CHECK(exg_solid_set_check_self(&T, m.body, m.nbodies, NULL, 1, NULL, &err) == EXG_ERR_NOT_SOLID &&
 		  err.row == 2 && err.side == 1, "body 2 (row 2) is named: row %llu, %s",
 		  (unsigned long long) err.row, err.message);
 	/* without the bad body: bodies 0 and 2 overlap each other, each is fine */
@@ -258,7 +281,7 @@ test_batch(void)
 			}
 		T.nprims = keep;
 		memset(&err, 0, sizeof(err));
-		CHECK(exg_solid_set_check_self(&T, m.body, 2, 1, NULL, &err) == EXG_OK,
+		CHECK(exg_solid_set_check_self(&T, m.body, 2, NULL, 1, NULL, &err) == EXG_OK,
 			  "overlapping bodies are fine: %s", err.message);
 	}
 	test_mesh_free(&m);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interval_double.h"
 #include "mesh_edges.h"
+#include "orient_cascade.h"
 #include "outward.h"
 #include "self_intersect.h"
 
@@ -49,6 +51,78 @@ edge_text(char *buf, size_t len, const char *what, unsigned long long n, const c
 {
 	snprintf(buf, len, "%s: %llu %s, e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)", what, n, tail,
 			 e[0], e[1], e[2], e[3], e[4], e[5]);
+}
+
+/*
+ * Do triangles A and B lie in one plane with opposite normals? Two shells
+ * that touch along a face (each on its own side) meet so: the self-
+ * intersection test reports the contact, but no point is inside both, so
+ * parity still gives their union. Coplanar with the same normal, the solids
+ * are on the same side of the contact: they overlap. Exact signs; the
+ * caller is in round-up mode.
+ */
+static bool
+facing_coplanar(const double *const *A, const double *const *B)
+{
+	int			sa = 0,
+				sb,
+				u = 0,
+				v = 0;
+
+	for (int j = 0; j < 3; j++)
+		if (exg_orient3d_ru(A[0], A[1], A[2], B[j]) != 0)
+			return false;
+	/* a projection in which A has area, hence B too (same plane) */
+	for (int k = 0; k < 3 && sa == 0; k++)
+	{
+		u = (k + 1) % 3;
+		v = (k + 2) % 3;
+		sa = exg_orient2d_ru(A[0], A[1], A[2], u, v);
+	}
+	sb = exg_orient2d_ru(B[0], B[1], B[2], u, v);
+	return sa != 0 && sa * sb < 0;
+}
+
+/*
+ * Of the improper pairs (faces, tri_of_face: one proper triangle of each
+ * face, indices into T), those that leave no well-defined inside: all of
+ * them unless every edge is used equally often in both directions (else
+ * "facing" means nothing), else those that are not two faces touching face
+ * to face.
+ * Returns how many, and one of them in *example.
+ */
+static size_t
+overlapping_pairs(const exg_prim_set *T, const uint32_t *tri_of_face, const exg_pair *pairs,
+				  size_t npairs, bool oriented, exg_pair *example)
+{
+	exg_round_state saved;
+	size_t		k,
+				n = 0;
+
+	if (!oriented)
+	{
+		if (npairs)
+			*example = pairs[0];
+		return npairs;
+	}
+	saved = exg_round_up_enter();
+	for (k = 0; k < npairs; k++)
+	{
+		const double *A[3],
+				   *B[3];
+
+		for (int j = 0; j < 3; j++)
+		{
+			A[j] = &T->xyz[3 * (size_t) T->vidx[3 * (size_t) tri_of_face[pairs[k].a] + j]];
+			B[j] = &T->xyz[3 * (size_t) T->vidx[3 * (size_t) tri_of_face[pairs[k].b] + j]];
+		}
+		if (facing_coplanar(A, B))
+			continue;
+		if (n++ == 0)
+			*example = pairs[k];
+	}
+	exg_round_restore(saved);
+	return n;
 }
 
 /* Record the first reason for a need (later defects do not replace it). */
@@ -190,10 +264,22 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 		goto done;
 	if (npairs)
 	{
+		exg_pair	ex = pairs[0];
+		size_t		over;
+
 		snprintf(why, len, "self-intersecting: %zu pairs of faces meet improperly, e.g. faces %u and %u",
 				 npairs, pairs[0].a + 1, pairs[0].b + 1);
 		note(valid, len, "%s", why);
-		note(inside, len, "%s", why);
+		/* for the inside, shells touching face to face are fine (parity
+		 * gives their union); an overlap is not. tri_of_face: reuse one */
+		for (t = n; t-- > 0;)
+			one[face[t]] = (uint32_t) t;
+		over = overlapping_pairs(&T, one, pairs, npairs,
+								 rep.unbalanced == 0, &ex);
+		if (over)
+			note(inside, len,
+				 "self-intersecting: %zu pairs of faces meet improperly (the shells overlap), e.g. faces %u and %u",
+				 over, ex.a + 1, ex.b + 1);
 		goto done;
 	}
 	/* orientation and nesting: only for a surface valid so far (outward.h
@@ -275,14 +361,19 @@ exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char *insid
 }
 
 exg_status
-exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies, int side,
-						 const exg_join_options *opt, exg_error *err)
+exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
+						 const bool *oriented, int side, const exg_join_options *opt,
+						 exg_error *err)
 {
 	uint32_t   *face = malloc(sizeof(uint32_t) * (T->nprims + 1)),
 			   *first = calloc((size_t) nbodies + 1, sizeof(uint32_t));
-	exg_pair   *pairs = NULL;
-	size_t		npairs = 0;
-	uint32_t	t;
+	exg_pair   *pairs = NULL,
+				ex = {0};
+	size_t		npairs = 0,
+				k,
+				over = 0;
+	uint32_t	t,
+				bad = 0;
 	exg_status	st;
 
 	if (face == NULL || first == NULL)
@@ -300,18 +391,41 @@ exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t n
 	st = exg_self_intersections_grouped(T, face, body, opt, &pairs, &npairs, NULL, err);
 	if (st == EXG_OK && npairs)
 	{
-		uint32_t	b = body[pairs[0].a];
-		size_t		k,
-					inb = 0;
+		exg_round_state saved = exg_round_up_enter();
 
+		/* as for one body (judge): faces touching face to face in a
+		 * consistently oriented body leave its inside well defined */
 		for (k = 0; k < npairs; k++)
-			inb += body[pairs[k].a] == b;
+		{
+			uint32_t	b = body[pairs[k].a];
+			const double *A[3],
+					   *B[3];
+
+			if (over > 0 && b != bad)
+				break;			/* pairs are sorted: the first bad body is done */
+			for (int j = 0; j < 3; j++)
+			{
+				A[j] = &T->xyz[3 * (size_t) T->vidx[3 * (size_t) pairs[k].a + j]];
+				B[j] = &T->xyz[3 * (size_t) T->vidx[3 * (size_t) pairs[k].b + j]];
+			}
+			if (oriented != NULL && oriented[b] && facing_coplanar(A, B))
+				continue;
+			if (over++ == 0)
+			{
+				ex = pairs[k];
+				bad = b;
+			}
+		}
+		exg_round_restore(saved);
+	}
+	if (st == EXG_OK && over)
+	{
 		st = exg_fail(err, EXG_ERR_NOT_SOLID,
-					  "self-intersecting: %zu pairs of its triangles meet improperly, e.g. triangles %u and %u",
-					  inb, pairs[0].a - first[b] + 1, pairs[0].b - first[b] + 1);
+					  "self-intersecting: %zu pairs of its triangles meet improperly (the shells overlap), e.g. triangles %u and %u",
+					  over, ex.a - first[bad] + 1, ex.b - first[bad] + 1);
 		if (err)
 		{
-			err->row = (uint64_t) b + 1;
+			err->row = (uint64_t) bad + 1;
 			err->side = side;
 		}
 	}

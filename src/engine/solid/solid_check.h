@@ -15,7 +15,9 @@
  *  - EXG_SOLID_VALID, all of the above: the volume (a signed sum, which
  *    orientation and nesting decide) and ST_ExactIsValidSolid;
  *  - EXG_SOLID_INSIDE, a well-defined inside: non-empty faces with Z,
- *    closed, not self-intersecting. What point location (parity of ray
+ *    closed, no overlapping shells (faces that meet improperly, unless
+ *    they touch face to face: coplanar, opposite normals, in a body whose
+ *    every edge is used equally often both ways). What point location (parity of ray
  *    crossings), intersects-solid and intercepts need: orientation, a
  *    degenerate face or an edge shared by four faces do not change the
  *    point set parity defines, so a body that is valid but for those keeps
@@ -40,7 +42,7 @@ extern "C" {
 
 typedef enum exg_solid_need
 {
-	EXG_SOLID_INSIDE = 0,		/* a well-defined inside */
+	EXG_SOLID_INSIDE = 0,		/* a well-defined inside (parity's point set) */
 	EXG_SOLID_VALID = 1			/* a valid solid */
 } exg_solid_need;
 
@@ -69,14 +71,16 @@ void		exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char 
 /* ---- many bodies as one triangle set (the batch joins) ---- */
 
 /*
- * Do triangles of one body meet improperly (solid/self_intersect.h)?
+ * Do triangles of one body overlap (solid/self_intersect.h; as for one
+ * body, two faces touching face to face count only where oriented is NULL
+ * or oriented[b] false: every edge of b used equally often both ways)?
  * T holds every body's triangles, body[t] their body (non-decreasing, below
- * nbodies); every triangle is a face of its own. On the first body found
- * self-intersecting: EXG_ERR_NOT_SOLID naming it (err->row = body + 1,
- * err->side = side) and two of its triangles (1-based within the body).
+ * nbodies); every triangle is a face of its own. On the first body found:
+ * EXG_ERR_NOT_SOLID naming it (err->row = body + 1, err->side = side) and
+ * two of its triangles (1-based within the body).
  */
 exg_status	exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body,
-									 uint32_t nbodies, int side,
+									 uint32_t nbodies, const bool *oriented, int side,
 									 const exg_join_options *opt, exg_error *err);
 
 #ifdef __cplusplus
