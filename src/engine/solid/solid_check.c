@@ -169,6 +169,9 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 				other = 0;
 	long long	degenerate = 0;
 	char		why[EXG_ERROR_MESSAGE_LEN];
+	bool		flat;
+	static const char no_z[] =
+		"has no Z: a surface without Z bounds no volume (was Z dropped on import? ogr2ogr keeps it with -dim XYZ)";
 	exg_status	st;
 
 	valid[0] = inside[0] = '\0';
@@ -189,11 +192,6 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 			snprintf(why, len,
 					 "not a surface: a %s geometry where a closed surface (TIN or POLYHEDRALSURFACE Z) is expected",
 					 comp_kind_name(s->comps[0].kind));
-		/* in the plane z = 0 every face of a closed body overlaps others:
-		 * say what is wrong, not "self-intersecting" */
-		else if (!s->has_z && !any_z(s))
-			snprintf(why, len,
-					 "has no Z: a surface without Z bounds no volume (was Z dropped on import? ogr2ogr keeps it with -dim XYZ)");
 		else if (other)
 			snprintf(why, len, "not a surface: component %zu is not a polygon or triangle", other);
 	}
@@ -203,6 +201,13 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 		note(inside, len, "%s", why);
 		return EXG_OK;
 	}
+	/* a surface in the plane z = 0 bounds no volume: no valid solid. Its
+	 * inside is judged as any other's (2D inputs meet in z = 0), but what
+	 * is wrong with it is said as the missing Z (see the end), not as the
+	 * self-intersections that flattening made */
+	flat = !s->has_z && !any_z(s);
+	if (flat)
+		note(valid, len, "%s", no_z);
 	if ((st = exg_prepared_view3d(g, false, &v, err)) != EXG_OK)
 		return st;
 	vidx = malloc(sizeof(uint32_t) * 3 * (v->prims.nprims + 1));
@@ -307,6 +312,8 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 				 orep.inward_shells, orep.shells, orep.first_inward_face);
 	}
 done:
+	if (st == EXG_OK && flat && inside[0] != '\0')
+		snprintf(inside, len, "%s", no_z);
 	free(pairs);
 	free(vidx);
 	free(face);

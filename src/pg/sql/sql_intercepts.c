@@ -131,7 +131,9 @@ intercepts_row(FunctionCallInfo fcinfo, const char *context)
 				nmd = 0,
 				k;
 	int32		srid;
-	bool		hole_is_surface;
+	bool		hole_is_surface,
+				hole_z,
+				hole_empty;
 	exg_status	hole_st;
 	struct varlena *hole_bytes = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 
@@ -140,6 +142,8 @@ intercepts_row(FunctionCallInfo fcinfo, const char *context)
 	exactgpu_geom_parse(PointerGetDatum(hole_bytes), &hole, context);
 	srid = hole.srid;
 	hole_is_surface = exactgpu_shape_has_face(&hole);
+	hole_z = hole.has_z;
+	hole_empty = exg_shape_is_empty(&hole);
 	hole_st = exg_hole_polyline(&hole, &xyz, &n, &err);
 	exg_shape_free(&hole);
 	pxyz = palloc(sizeof(double) * 3 * (n + 1));
@@ -173,6 +177,8 @@ intercepts_row(FunctionCallInfo fcinfo, const char *context)
 	if (n > 0 && !exg_shape_is_empty(&body->shape))
 	{
 		exactgpu_require_solid(fcinfo, body, false, context);
+		if (!hole_empty)
+			exactgpu_check_dims(hole_z, !hole_z, body->shape.has_z, !body->shape.has_z, context);
 		if (exg_intercepts_detail_md(body, pxyz, pmd, n, &set, &err) != EXG_OK)
 		{
 			exg_intercept_set_free(&set);
