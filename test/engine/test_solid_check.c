@@ -9,7 +9,8 @@
  * vertex), two boxes sharing a face (no valid solid, but a well-defined
  * inside), the same flattened to z = 0 with has_z unset ("has no Z"),
  * points only ("not a surface"). Then the batch check over several bodies,
- * and the verdict kept with the geometry (a second check does no work).
+ * and the verdict kept with the geometry (a second check does no work),
+ * and the batch check's memo of bodies found good.
  *
  *   test_solid_check [--time NU NV]   also times the check of one bumpy
  *                                     sphere of about 2 NU NV triangles
@@ -20,6 +21,7 @@
 
 #include "geom_prepared.h"
 #include "harness.h"
+#include "known_bodies.h"
 #include "locate_join.h"
 #include "ref_exact.h"
 #include "solid.h"
@@ -287,6 +289,52 @@ test_batch(void)
 	test_mesh_free(&m);
 }
 
+/*
+ * The batch check remembers bodies found good (known_bodies.h): the second
+ * check of the same body does no join, and a body changed since (one
+ * vertex pulled through the far side: it now overlaps itself) is judged
+ * again and refused.
+ */
+static void
+test_known_bodies(void)
+{
+	test_mesh	m = {0};
+	test_rng	r = {5};
+	double		o[3] = {0, 0, 0},
+				c[3] = {0, 0, 0},
+				t0,
+				t1,
+				t2;
+	exg_prim_set T;
+	exg_error	err = {0};
+	uint64_t	h;
+
+	test_mesh_add_round(&m, o, c, 2000, 0, false, 100, 50, 0.05, &r);
+	m.nbodies++;
+	T.xyz = m.xyz;
+	T.nverts = m.nv;
+	T.vidx = m.tri;
+	T.nprims = m.nt;
+	T.arity = 3;
+	exg_known_bodies_clear();
+	CHECK(!exg_known_body(m.xyz, m.tri, 0, m.nt, &h), "not known at first");
+	t0 = now_seconds();
+	CHECK(exg_solid_set_check_self(&T, m.body, 1, NULL, 1, NULL, &err) == EXG_OK, "%s", err.message);
+	t1 = now_seconds();
+	CHECK(exg_known_body(m.xyz, m.tri, 0, m.nt, &h), "known once judged good");
+	CHECK(exg_solid_set_check_self(&T, m.body, 1, NULL, 1, NULL, &err) == EXG_OK, "%s", err.message);
+	t2 = now_seconds();
+	printf("  batch check of %u triangles: %.3f s, again %.4f s\n", m.nt, t1 - t0, t2 - t1);
+	/* a vertex of the first triangle pulled through the sphere */
+	for (int k = 0; k < 3; k++)
+		m.xyz[3 * m.tri[1] + k] = -m.xyz[3 * m.tri[1] + k];
+	CHECK(!exg_known_body(m.xyz, m.tri, 0, m.nt, &h), "a changed body is not known");
+	CHECK(exg_solid_set_check_self(&T, m.body, 1, NULL, 1, NULL, &err) == EXG_ERR_NOT_SOLID,
+		  "the changed body is refused");
+	exg_known_bodies_clear();
+	test_mesh_free(&m);
+}
+
 /* The time of one check, and of a second one on the same geometry. */
 static void
 time_sphere(int nu, int nv)
@@ -327,6 +375,7 @@ main(int argc, char **argv)
 {
 	test_bodies();
 	test_batch();
+	test_known_bodies();
 	if (argc == 4 && strcmp(argv[1], "--time") == 0)
 		time_sphere(atoi(argv[2]), atoi(argv[3]));
 	else

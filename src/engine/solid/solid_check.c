@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "interval_double.h"
+#include "known_bodies.h"
 #include "mesh_edges.h"
 #include "orient_cascade.h"
 #include "outward.h"
@@ -367,10 +368,10 @@ exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char *insid
 	g->solid_judged = 1;
 }
 
-exg_status
-exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
-						 const bool *oriented, int side, const exg_join_options *opt,
-						 exg_error *err)
+/* exg_solid_set_check_self over every body of T (none known before). */
+static exg_status
+check_self_all(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
+			   const bool *oriented, int side, const exg_join_options *opt, exg_error *err)
 {
 	uint32_t   *face = malloc(sizeof(uint32_t) * (T->nprims + 1)),
 			   *first = calloc((size_t) nbodies + 1, sizeof(uint32_t));
@@ -440,4 +441,72 @@ exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t n
 	free(face);
 	free(first);
 	return st;
+}
+
+exg_status
+exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
+						 const bool *oriented, int side, const exg_join_options *opt,
+						 exg_error *err)
+{
+	uint32_t	t;
+	exg_status	st;
+
+	if (T->nprims == 0)
+		return check_self_all(T, body, nbodies, oriented, side, opt, err);
+	/* bodies judged good before (known_bodies.h) are left out */
+	{
+		uint32_t   *vidx = malloc(sizeof(uint32_t) * 3 * T->nprims),
+				   *sub_body = malloc(sizeof(uint32_t) * T->nprims);
+		uint64_t   *hash = calloc((size_t) nbodies + 1, sizeof(uint64_t));
+		uint8_t    *known = calloc((size_t) nbodies + 1, 1);
+		exg_prim_set U = *T;
+		uint32_t	m = 0;
+
+		if (vidx == NULL || sub_body == NULL || hash == NULL || known == NULL)
+		{
+			free(vidx);
+			free(sub_body);
+			free(hash);
+			free(known);
+			return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking bodies");
+		}
+		for (t = 0; t < T->nprims;)
+		{
+			uint32_t	b0 = body[t],
+						e = t;
+
+			while (e < T->nprims && body[e] == b0)
+				e++;
+			known[b0] = exg_known_body(T->xyz, T->vidx, t, e - t, &hash[b0]);
+			if (!known[b0])
+			{
+				memcpy(&vidx[3 * (size_t) m], &T->vidx[3 * (size_t) t], sizeof(uint32_t) * 3 * (e - t));
+				for (uint32_t j = t; j < e; j++)
+					sub_body[m++] = b0;
+			}
+			t = e;
+		}
+		U.vidx = vidx;
+		U.nprims = m;
+		st = m == 0 ? EXG_OK : check_self_all(&U, sub_body, nbodies, oriented, side, opt, err);
+		/* the triangles named are numbered within their body: U keeps each
+		 * body's triangles together and in order, so the numbers hold */
+		if (st == EXG_OK)
+			for (t = 0; t < T->nprims;)
+			{
+				uint32_t	b0 = body[t],
+							e = t;
+
+				while (e < T->nprims && body[e] == b0)
+					e++;
+				if (!known[b0])
+					exg_known_body_add(T->xyz, T->vidx, t, e - t, hash[b0]);
+				t = e;
+			}
+		free(vidx);
+		free(sub_body);
+		free(hash);
+		free(known);
+		return st;
+	}
 }

@@ -77,7 +77,8 @@ void		exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char 
  * T holds every body's triangles, body[t] their body (non-decreasing, below
  * nbodies); every triangle is a face of its own. On the first body found:
  * EXG_ERR_NOT_SOLID naming it (err->row = body + 1, err->side = side) and
- * two of its triangles (1-based within the body).
+ * two of its triangles (1-based within the body). Bodies found good before
+ * in this process are recognised and not judged again (known_bodies.h).
  */
 exg_status	exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body,
 									 uint32_t nbodies, const bool *oriented, int side,
