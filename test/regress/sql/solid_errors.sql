@@ -70,6 +70,20 @@ SELECT ST_ExactIsValidSolidReason(geom), ST_ExactVolume(geom) = 56 AS volume_56,
        ST_ExactLocate3D(geom, 'POINT Z (2 2 2)') AS in_cavity, ST_ExactLocate3D(geom, 'POINT Z (0.5 2 2)') AS in_rock
 FROM se_cavity;
 
+-- Two cubes sharing a face (triangulated across it differently), as one
+-- surface: no valid solid (the volume refuses it), but no point is inside
+-- both, so their inside (the union) is well defined: located and
+-- intercepted as before, the shared face a boundary inside the union.
+CREATE TABLE se_touch AS SELECT se_merge(se_cube(0, 0, 0), se_cube(2, 0, 0)) AS geom;
+SELECT ST_ExactIsValidSolid(geom) AS valid, ST_ExactLocate3D(geom, 'POINT Z (1 1 1)') AS a,
+       ST_ExactLocate3D(geom, 'POINT Z (3 1 1)') AS b, ST_ExactLocate3D(geom, 'POINT Z (2 1 1)') AS shared_face,
+       ST_ExactLocate3D(geom, 'POINT Z (5 1 1)') AS beyond
+FROM se_touch;
+SELECT i.* FROM se_touch, ST_ExactIntercepts3D('LINESTRING Z (-1 1 1, 5 1 1)', geom) i;
+SELECT count(*) AS pairs FROM ST_ExactIntersectsSolid3DJoin('SELECT 1, geom FROM se_touch',
+	'SELECT 2, ''POINT Z (3 1 1)''::geometry UNION ALL SELECT 3, ''POINT Z (5 1 1)''::geometry');
+SELECT ST_ExactVolume(geom) FROM se_touch;
+
 -- Swapped arguments: the expected order, not "not a closed surface".
 SELECT ST_ExactLocate3D('POINT Z (1 1 1)', se_cube(0, 0, 0));
 SELECT ST_ExactIntersectsSolid3D('LINESTRING Z (1 1 -1, 1 1 3)', se_cube(0, 0, 0));
@@ -94,5 +108,5 @@ SELECT ST_ExactLocate3D(ST_Force2D(se_merge(se_cube(0, 0, 0), ST_Translate(ST_Ro
 -- Open and inside out, as before, with their reasons.
 SELECT ST_ExactLocate3D(ST_GeometryN(se_cube(0, 0, 0), 1), 'POINT Z (1 1 1)');
 SELECT ST_ExactLocate3D(ST_Scale(se_cube(0, 0, 0), -1, 1, 1), 'POINT Z (-1 1 1)');
-DROP TABLE se_body, se_samples, se_apart, se_cavity;
+DROP TABLE se_body, se_samples, se_apart, se_cavity, se_touch;
 DROP FUNCTION se_cube(float8, float8, float8), se_merge(geometry, geometry);
