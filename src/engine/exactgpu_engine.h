@@ -44,6 +44,7 @@
 
 /* solids: volumes, orientation, self-intersection, intercepts, composites */
 #include "solid.h"
+#include "solid_check.h"
 #include "volume.h"
 #include "outward.h"
 #include "self_intersect.h"

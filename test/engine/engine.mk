@@ -21,6 +21,7 @@ test_overlay_EXTRA      := test/reference/ref_exact.c
 test_solid_differential_EXTRA := test/reference/ref_solid.c test/reference/ref_exact.c
 test_static_filter_EXTRA := test/engine/adversarial.c test/reference/ref_exact.c
 test_batch_flatten_EXTRA := test/fixtures/mine.c
+test_solid_check_EXTRA  := test/reference/ref_exact.c
 
 $(ENGINE_TEST_BIN)/%: test/engine/%.c $(TEST_HARNESS) $(ENGINE_CORE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/reference/*.[ch] test/fixtures/mine.[ch])
 	@mkdir -p $(ENGINE_TEST_BIN)

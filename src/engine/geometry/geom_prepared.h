@@ -39,6 +39,13 @@ typedef struct exg_prepared
 	int8_t		closed;			/* closed surface (mod 2): -1 not checked, 0, 1 */
 	uint8_t		borrowed;		/* EXG_BORROWED_*: parts in a packed block
 								 * (geom_packed.h), not ours to free */
+	/* solid/solid_check.h's verdicts, kept with the geometry so that a body
+	 * is judged once however many calls use it: solid_judged 0 not yet;
+	 * then "" or why it is no valid solid, and "" or why it has no
+	 * well-defined inside */
+	int8_t		solid_judged;
+	char		solid_why[EXG_ERROR_MESSAGE_LEN];
+	char		inside_why[EXG_ERROR_MESSAGE_LEN];
 } exg_prepared;
 
 /* Parts of an exg_prepared that borrow a packed block; views in the order

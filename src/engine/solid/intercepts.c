@@ -18,10 +18,12 @@
 #include <string.h>
 
 #include "bvh.h"
+#include "gserialized_read.h"
 #include "cancel.h"
 #include "predicates.h"
 #include "predicates_cpu.h"
 #include "solid.h"
+#include "solid_check.h"
 
 #define NTMP 16
 
@@ -699,9 +701,64 @@ exg_status
 exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercept_set *out,
 					  exg_error *err)
 {
+	return exg_intercepts_detail_md(g, xyz, NULL, n, out, err);
+}
+
+/*
+ * A hole whose measured depth decreases along it (stored toe first): each
+ * interval of the set (from index first on) is turned round so that from is
+ * the shallower end, entry the contact there and the piece runs down the
+ * hole, and the intervals are put in order of depth.
+ */
+static void
+turn_round(exg_intercept_set *out, size_t first)
+{
+	size_t		i,
+				j;
+
+	for (i = first; i < out->n; i++)
+	{
+		exg_intercept *iv = &out->iv[i];
+		double		t = iv->from,
+					e[3];
+		uint8_t		c = iv->entry_contact;
+
+		iv->from = iv->to;
+		iv->to = t;
+		memcpy(e, iv->entry, sizeof(e));
+		memcpy(iv->entry, iv->exit, sizeof(e));
+		memcpy(iv->exit, e, sizeof(e));
+		iv->entry_contact = iv->exit_contact;
+		iv->exit_contact = c;
+		/* "start" and "end" are the hole's own ends: they keep their names */
+		for (j = 0; j < iv->nvertices / 2; j++)
+		{
+			double	   *a = &out->xyzm[4 * (iv->first_vertex + j)],
+					   *b = &out->xyzm[4 * (iv->first_vertex + iv->nvertices - 1 - j)],
+						tmp[4];
+
+			memcpy(tmp, a, sizeof(tmp));
+			memcpy(a, b, sizeof(tmp));
+			memcpy(b, tmp, sizeof(tmp));
+		}
+	}
+	for (i = first, j = out->n; j > 0 && i < j - 1; i++, j--)
+	{
+		exg_intercept tmp = out->iv[i];
+
+		out->iv[i] = out->iv[j - 1];
+		out->iv[j - 1] = tmp;
+	}
+}
+
+exg_status
+exg_intercepts_detail_md(exg_prepared *g, const double *xyz, const double *md, size_t n,
+						 exg_intercept_set *out, exg_error *err)
+{
+	size_t		first_out = out->n;
+	bool		down = true;
 	const exg_view *v;
 	exg_status	st;
-	bool		closed;
 	qwork		w;
 	contacts	con = {NULL, 0, 0};
 	walk		wk;
@@ -714,14 +771,30 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 	mpq_t		mid,
 				tmp;
 
-	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
+	if ((st = exg_solid_require(g, NULL, EXG_SOLID_INSIDE, err)) != EXG_OK ||
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
-	if (!closed)
-		return exg_fail(err, EXG_ERR_NOT_SOLID,
-						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
 	if (n == 0)
 		return EXG_OK;
+	if (md != NULL)
+	{
+		/* measured depths must run one way along the hole */
+		bool		up = true;
+
+		for (i = 0; i + 1 < n; i++)
+		{
+			if (!isfinite(md[i]) || !isfinite(md[i + 1]))
+				return exg_fail(err, EXG_ERR_ARGUMENT,
+								"the hole's M (measured depth) at vertex %zu is not a finite number",
+								!isfinite(md[i]) ? i + 1 : i + 2);
+			down &= md[i] <= md[i + 1];
+			up &= md[i] >= md[i + 1];
+		}
+		if (!down && !up)
+			return exg_fail(err, EXG_ERR_ARGUMENT,
+							"the hole's M (measured depth) neither increases nor decreases along it (vertices %zu to %zu), so it is no depth",
+							(size_t) 1, n);
+	}
 	qwork_init(&w);
 	mpq_inits(mid, tmp, NULL);
 	memset(&wk, 0, sizeof(wk));
@@ -736,7 +809,7 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 	if (st == EXG_OK)
 	{
 		mpq_set_ui(tmp, 0, 1);
-		walk_point(&wk, 0, tmp, 0, loc_p, false, mid);
+		walk_point(&wk, 0, tmp, md ? md[0] : 0, loc_p, false, mid);
 	}
 	for (i = 0; i + 1 < n && st == EXG_OK && !wk.nomem; i++)
 	{
@@ -832,7 +905,9 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 			prev = loc;
 			walk_piece(&wk, loc, tmp);
 			walk_point(&wk, i, con.c[k + 1].t,
-					   last ? depth + len : depth + nearest_double(con.c[k + 1].t, tmp) * len,
+					   last ? (md ? md[i + 1] : depth + len)
+					   : md ? md[i] + nearest_double(con.c[k + 1].t, tmp) * (md[i + 1] - md[i])
+					   : depth + nearest_double(con.c[k + 1].t, tmp) * len,
 					   last ? loc_q : EXG_LOC_BOUNDARY, !last && con.c[k + 1].simple, mid);
 		}
 		depth += len;
@@ -842,6 +917,8 @@ exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n, exg_intercep
 		walk_close(&wk, tmp);
 	if (st == EXG_OK && wk.nomem)
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory for intercepts");
+	if (st == EXG_OK && md != NULL && !down)
+		turn_round(out, first_out);
 	for (k = 0; k < con.cap; k++)
 		mpq_clear(con.c[k].t);
 	free(con.c);
@@ -927,6 +1004,75 @@ exg_hole_polyline(const exg_shape *s, double **xyz, size_t *n, exg_error *err)
 		m += nv;
 	}
 	*xyz = out;
+	*n = m;
+	return EXG_OK;
+}
+
+exg_status
+exg_hole_measures(const uint8_t *data, size_t size, double **md, size_t *n, exg_error *err)
+{
+	exg_gs_simple it;
+	exg_comp_kind kind;
+	size_t		off,
+				m = 0,
+				cap = 0,
+				zoff;
+	uint32_t	nv,
+				k;
+	double	   *out = NULL;
+	bool		has_m;
+
+	*md = NULL;
+	*n = 0;
+	if (!exg_gs_simple_begin(data, size, &it))
+		return EXG_OK;			/* not a plain hole: exg_hole_polyline says why */
+	has_m = it.stride == sizeof(double) * (3 + (size_t) it.has_z);
+	if (!has_m)
+		return EXG_OK;
+	zoff = sizeof(double) * (2 + (size_t) it.has_z);
+	while (exg_gs_simple_next(&it, &kind, &off, &nv))
+	{
+		double		first;
+
+		if (kind != EXG_COMP_LINE)
+			break;
+		if (m + nv > cap)
+		{
+			double	   *grown;
+
+			cap = 2 * (m + nv);
+			if ((grown = realloc(out, sizeof(double) * cap)) == NULL)
+			{
+				free(out);
+				return exg_fail(err, EXG_ERR_NOMEM, "out of memory reading a hole");
+			}
+			out = grown;
+		}
+		memcpy(&first, data + off + zoff, sizeof(double));
+		k = 0;
+		/* a later part starts at the vertex the previous one ended at, kept
+		 * once by exg_hole_polyline: its measure must be the same */
+		if (m > 0)
+		{
+			if (first != out[m - 1])
+			{
+				exg_fail(err, EXG_ERR_ARGUMENT,
+						 "the hole's M (measured depth) jumps from %.17g to %.17g where two of its parts join",
+						 out[m - 1], first);
+				free(out);
+				return EXG_ERR_ARGUMENT;
+			}
+			k = 1;
+		}
+		for (; k < nv; k++)
+			memcpy(&out[m++], data + off + (size_t) k * it.stride + zoff, sizeof(double));
+	}
+	if (!it.ok)
+	{
+		free(out);
+		return EXG_OK;			/* not a plain hole: no measures */
+	}
+	*md = out;
 	*n = m;
 	return EXG_OK;
 }

@@ -94,6 +94,28 @@ void		exg_intercept_set_free(exg_intercept_set *s);
 exg_status	exg_intercepts_detail(exg_prepared *g, const double *xyz, size_t n,
 								  exg_intercept_set *out, exg_error *err);
 
+/*
+ * The same with measured depths: md (NULL: the length along the polyline
+ * from its first vertex, as above) gives the depth at each vertex, e.g. the
+ * hole's M. A depth inside a segment is md[i] + t (md[i+1] - md[i]) (t
+ * rounded once, then double arithmetic); a vertex's depth is its md. md
+ * must be finite and monotone along the hole (EXG_ERR_ARGUMENT otherwise);
+ * when it decreases (a hole stored toe first) each interval is turned
+ * round (from the shallower end, entry there, the piece running down the
+ * hole) and the intervals come in order of depth.
+ */
+exg_status	exg_intercepts_detail_md(exg_prepared *g, const double *xyz, const double *md,
+									 size_t n, exg_intercept_set *out, exg_error *err);
+
+/*
+ * The M values of a hole (PostGIS bytes), one per vertex of its
+ * exg_hole_polyline, malloc'ed into *md; *md NULL when the hole has no M
+ * (or is not a plain LINESTRING / MULTILINESTRING). EXG_ERR_ARGUMENT when
+ * two parts join with different M.
+ */
+exg_status	exg_hole_measures(const uint8_t *data, size_t size, double **md, size_t *n,
+							  exg_error *err);
+
 /* The same, from and to only: *out (malloc'ed) holds 2 * *nout doubles. */
 exg_status	exg_intercepts(exg_prepared *g, const double *xyz, size_t n, double **out,
 						   size_t *nout, exg_error *err);

@@ -3,7 +3,7 @@
  * pool.
  *
  * The pairs come from the batch join (holes that meet a body, or lie in it).
- * Each body in them is parsed, checked closed and indexed once, before the
+ * Each body in them is parsed, checked (solid_check.h) and indexed once, before the
  * parallel part, so that the workers only read it; each hole is parsed by
  * the worker that takes its pair. Workers write their intercepts into their
  * own sets, tagged with the pair; the sets are merged in pair order at the
@@ -20,6 +20,7 @@
 #include "gserialized_read.h"
 #include "parallel.h"
 #include "solid.h"
+#include "solid_check.h"
 #include "stats.h"
 
 typedef struct pair_span
@@ -29,7 +30,12 @@ typedef struct pair_span
 	size_t		n;
 } pair_span;
 
-/* Parse body row r, check that it is closed, build its index. */
+/*
+ * Parse body row r, check that it bounds a valid solid (solid_check.h),
+ * build its index. Called from the worker pool: the check's own join runs
+ * on the CPU in this worker (a GPU context per worker would cost more than
+ * the bodies of an intercepts call take).
+ */
 static exg_status
 prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 			 exg_prepared *g, exg_error *err)
@@ -37,7 +43,7 @@ prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 	exg_shape	s;
 	exg_status	st;
 	const exg_view *v;
-	bool		closed;
+	exg_join_options opt;
 
 	exg_shape_init(&s);
 	st = exg_gserialized_read(bodies->data + bodies->off[r], bodies->off[r + 1] - bodies->off[r],
@@ -45,13 +51,12 @@ prepare_body(const exg_row_bytes *bodies, size_t r, exg_nonplanar_policy policy,
 	exg_prepared_init(g, &s, policy);
 	if (st != EXG_OK)
 		return st;
-	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
-		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_CPU;
+	opt.worker_threads = 1;
+	if ((st = exg_solid_require(g, &opt, EXG_SOLID_INSIDE, err)) != EXG_OK)
 		return st;
-	if (!closed)
-		return exg_fail(err, EXG_ERR_NOT_SOLID,
-						"a body is not a closed surface (an edge is not shared by an even number of triangles), so it has no inside");
-	return EXG_OK;
+	return exg_prepared_view3d(g, true, &v, err);
 }
 
 /* The intercepts of one pair, appended to out with .pair = k. */
@@ -59,20 +64,27 @@ static exg_status
 one_pair(const exg_row_bytes *holes, size_t h, exg_prepared *g, size_t k, exg_shape *s,
 		 exg_intercept_set *out, exg_error *err)
 {
-	double	   *xyz = NULL;
+	double	   *xyz = NULL,
+			   *md = NULL;
 	size_t		n = 0,
+				nmd = 0,
 				i,
 				before = out->n;
+	const uint8_t *bytes = holes->data + holes->off[h];
+	size_t		size = holes->off[h + 1] - holes->off[h];
 	exg_status	st;
 
 	exg_shape_clear(s);
-	st = exg_gserialized_read(holes->data + holes->off[h], holes->off[h + 1] - holes->off[h], s,
-							  err);
+	st = exg_gserialized_read(bytes, size, s, err);
 	if (st == EXG_OK)
 		st = exg_hole_polyline(s, &xyz, &n, err);
+	/* depths from M when the hole has it */
 	if (st == EXG_OK)
-		st = exg_intercepts_detail(g, xyz, n, out, err);
+		st = exg_hole_measures(bytes, size, &md, &nmd, err);
+	if (st == EXG_OK)
+		st = exg_intercepts_detail_md(g, xyz, md != NULL && nmd == n ? md : NULL, n, out, err);
 	free(xyz);
+	free(md);
 	for (i = before; i < out->n; i++)
 		out->iv[i].pair = k;
 	return st;

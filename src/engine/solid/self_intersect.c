@@ -66,6 +66,14 @@ exg_self_intersections(const exg_prim_set *T, const uint32_t *face, const exg_jo
 					   exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
 					   exg_error *err)
 {
+	return exg_self_intersections_grouped(T, face, NULL, opt, pairs_out, npairs_out, stats, err);
+}
+
+exg_status
+exg_self_intersections_grouped(const exg_prim_set *T, const uint32_t *face, const uint32_t *group,
+							   const exg_join_options *opt, exg_pair **pairs_out,
+							   size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+{
 	exg_pair   *cand = NULL,
 			   *out;
 	size_t		n = 0,
@@ -109,6 +117,7 @@ exg_self_intersections(const exg_prim_set *T, const uint32_t *face, const exg_jo
 				exg_flag_set(&canceled);
 			if (exg_flag_get(&canceled) || cand[i].a >= cand[i].b ||
 				face[cand[i].a] == face[cand[i].b] ||
+				(group != NULL && group[cand[i].a] != group[cand[i].b]) ||
 				pa->kind != EXG_SIMPLEX_TRIANGLE || pb->kind != EXG_SIMPLEX_TRIANGLE)
 				continue;
 			for (int k = 0; k < 3; k++)

@@ -37,6 +37,17 @@ exg_status	exg_self_intersections(const exg_prim_set *T, const uint32_t *face,
 								   const exg_join_options *opt, exg_pair **pairs_out,
 								   size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
+/*
+ * The same over the triangles of several surfaces at once: group[t] (NULL:
+ * one surface) is t's surface, and triangles of different surfaces are not
+ * compared (two bodies may overlap; one body may not overlap itself).
+ */
+exg_status	exg_self_intersections_grouped(const exg_prim_set *T, const uint32_t *face,
+										   const uint32_t *group,
+										   const exg_join_options *opt, exg_pair **pairs_out,
+										   size_t *npairs_out, exg_join_stats *stats,
+										   exg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

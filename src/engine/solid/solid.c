@@ -9,6 +9,7 @@
 #include "bvh.h"
 #include "mesh_edges.h"
 #include "predicates_cpu.h"
+#include "solid_check.h"
 
 /*
  * The edge report of a surface's triangles with area (degenerate ones are
@@ -103,15 +104,11 @@ exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc, exg_error 
 	const exg_view *v;
 	exg_round_state saved;
 	column_probe cp = {0};
-	bool		closed;
 	exg_status	st;
 
-	if ((st = exg_solid_is_closed(g, &closed, err)) != EXG_OK ||
+	if ((st = exg_solid_require(g, NULL, EXG_SOLID_INSIDE, err)) != EXG_OK ||
 		(st = exg_prepared_view3d(g, true, &v, err)) != EXG_OK)
 		return st;
-	if (!closed)
-		return exg_fail(err, EXG_ERR_NOT_SOLID,
-						"the surface is not closed (an edge is not shared by an even number of triangles), so it has no inside");
 
 	/* the column above p: every triangle the upward ray can meet, and every
 	 * triangle p can lie on */
@@ -159,17 +156,13 @@ exg_solid_holds_component(exg_prepared *g, const exg_prepared *h, bool *result, 
 exg_status
 exg_intersects_solid_3d(exg_prepared *body, exg_prepared *g, bool *result, exg_error *err)
 {
-	bool		closed;
 	exg_status	st;
 
 	*result = false;
 	if (exg_shape_is_empty(&body->shape))
 		return EXG_OK;
-	if ((st = exg_solid_is_closed(body, &closed, err)) != EXG_OK)
+	if ((st = exg_solid_require(body, NULL, EXG_SOLID_INSIDE, err)) != EXG_OK)
 		return st;
-	if (!closed)
-		return exg_fail(err, EXG_ERR_NOT_SOLID,
-						"the body is not a closed surface (an edge is not shared by an even number of triangles), so it has no volume");
 	if ((st = exg_intersects_3d(body, g, result, err)) != EXG_OK || *result ||
 		exg_shape_is_empty(&g->shape))
 		return st;

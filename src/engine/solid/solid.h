@@ -38,14 +38,16 @@ exg_status	exg_solid_is_closed(exg_prepared *g, bool *closed, exg_error *err);
  * tested with the upward ray of locate_logic.h, whose symbolic perturbation
  * resolves rays through vertices and edges without retries or epsilons; p
  * on a triangle is found by the same exact signs. Crossings are counted mod
- * 2. EXG_ERR_INVALID if the surface is not closed.
+ * 2. EXG_ERR_NOT_SOLID unless g bounds a valid solid (solid_check.h), judged
+ * once per g.
  */
 exg_status	exg_solid_locate(exg_prepared *g, const double *p, exg_location *loc,
 							 exg_error *err);
 
 /*
- * Does g meet the closed volume bounded by body (inside or on)? body must be
- * a closed surface (EXG_ERR_NOT_SOLID otherwise); g is anything.
+ * Does g meet the closed volume bounded by body (inside or on)? body must
+ * bound a valid solid (solid_check.h; EXG_ERR_NOT_SOLID otherwise); g is
+ * anything.
  */
 exg_status	exg_intersects_solid_3d(exg_prepared *body, exg_prepared *g, bool *result,
 									exg_error *err);

@@ -13,11 +13,10 @@ extern "C" {
 #endif
 
 /*
- * The volume of the solid g bounds: EXG_ERR_NOT_SOLID unless g is a
- * surface whose every edge is used equally often in both directions (closed
- * and consistently oriented), or if it is inside out (see outward.h: some
- * shell's orientation contradicts its nesting; 2-manifold surfaces only,
- * else a negative total). An empty geometry has volume 0.
+ * The volume of the solid g bounds: EXG_ERR_NOT_SOLID unless g bounds a
+ * valid solid (solid_check.h: closed, 2-manifold, consistently oriented,
+ * not self-intersecting, no shell inside out). An empty geometry has
+ * volume 0.
  */
 exg_status	exg_solid_volume(exg_prepared *g, double *vol, exg_error *err);
 

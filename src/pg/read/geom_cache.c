@@ -4,9 +4,11 @@
 #include "geom_cache.h"
 
 #include "access/detoast.h"
+#include "common/hashfn.h"
 #include "utils/memutils.h"
 
 #include "exactgpu_engine.h"
+#include "join_options.h"
 #include "resident_store.h"
 
 #define GEOM_CACHE_ENTRIES EXACTGPU_GEOM_CACHE_ENTRIES
@@ -20,6 +22,7 @@ typedef struct GeomCacheEntry
 	bool		by_raw;			/* ... the bytes as stored in line (maybe compressed) */
 	Oid			toastrelid;
 	Oid			valueid;
+	int32		extsize;		/* TOAST: the stored (maybe compressed) size */
 	Size		len;
 	char	   *bytes;			/* detoasted copy, in the cache context */
 	int			policy;
@@ -137,6 +140,35 @@ exactgpu_check_shape_dims(const exg_shape *a, const exg_shape *b, const char *co
 {
 	if (!exg_shape_is_empty(a) && !exg_shape_is_empty(b))
 		exactgpu_check_dims(a->has_z, !a->has_z, b->has_z, !b->has_z, context);
+}
+
+bool
+exactgpu_shape_has_face(const exg_shape *s)
+{
+	for (size_t c = 0; c < s->ncomps; c++)
+		if (s->comps[c].kind == EXG_COMP_POLYGON || s->comps[c].kind == EXG_COMP_TRIANGLE)
+			return true;
+	return false;
+}
+
+/*
+ * A body that is no surface beside another argument that is one: the
+ * arguments were swapped (a hole or a point where the body goes). Say the
+ * expected order rather than "not a closed surface".
+ */
+void
+exactgpu_check_body_arg(const exg_shape *body, int body_argno, bool other_is_surface,
+						const char *signature, const char *context)
+{
+	if (exg_shape_is_empty(body) || exactgpu_shape_has_face(body) || !other_is_surface)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: argument %d must be the body, a closed surface (TIN or POLYHEDRALSURFACE Z), but it is a %s and argument %d is a surface: are the arguments swapped?",
+					context, body_argno + 1,
+					body->comps[0].kind == EXG_COMP_POINT ? "point" : "line",
+					body_argno == 0 ? 2 : 1),
+			 errhint("The arguments are %s.", signature)));
 }
 
 /*
@@ -356,6 +388,7 @@ exactgpu_geom_get(FunctionCallInfo fcinfo, int argno, exg_prepared *keep,
 	e->by_raw = by_raw;
 	e->toastrelid = toast.va_toastrelid;
 	e->valueid = toast.va_valueid;
+	e->extsize = by_toast ? VARATT_EXTERNAL_GET_EXTSIZE(toast) : 0;
 	e->len = by_toast ? VARSIZE(v) : key_len;
 	if (!by_toast)
 	{
@@ -389,4 +422,171 @@ exactgpu_geom_get(FunctionCallInfo fcinfo, int argno, exg_prepared *keep,
 	if ((Pointer) v != DatumGetPointer(d))
 		pfree(v);
 	return &e->prep;
+}
+
+/*
+ * ---- Solid verdicts (solid_check.h) remembered for the backend's life ----
+ *
+ * The verdict rides with the prepared geometry, so within a query a body is
+ * judged once. A query's cache dies with it, though, and judging a big body
+ * (its self-intersection join) costs far more than reading it again, so the
+ * verdicts of TOASTed values are also kept here, per backend, keyed by the
+ * value's identity: TOAST relation, value id, raw and stored sizes, the
+ * non-planar policy (which changes the triangles judged), and a 64-bit hash
+ * of the parsed coordinates.
+ *
+ * Why it cannot go stale: a TOAST value is never changed in place (an
+ * UPDATE writes a new value with a new id, VACUUM FULL and CLUSTER copy it
+ * with its id and bytes), and a value id is not handed out again while the
+ * old value's chunks are in its TOAST table; it could come back only after
+ * the value is deleted and vacuumed away and the cluster's OID counter has
+ * gone round all 2^32 values, for a value of exactly the same sizes; the
+ * coordinate hash then has to collide as well. A backend sees one database,
+ * so relation OIDs do not mix across databases.
+ * Values stored in line are small (at most a few kB compressed) and cheap
+ * to judge: they are not remembered.
+ */
+#define SOLID_MEMO_ENTRIES 64
+
+typedef struct SolidMemoEntry
+{
+	bool		used;
+	Oid			toastrelid;
+	Oid			valueid;
+	int32		extsize;
+	Size		rawsize;
+	int			policy;
+	uint64		hash;
+	uint64		last_used;
+	char		solid_why[EXG_ERROR_MESSAGE_LEN];	/* "" or the reasons, as */
+	char		inside_why[EXG_ERROR_MESSAGE_LEN];	/* exg_prepared keeps them */
+} SolidMemoEntry;
+
+static SolidMemoEntry solid_memo[SOLID_MEMO_ENTRIES];
+static uint64 solid_memo_tick;
+
+/* The coordinates and the component structure: what the verdict reads. */
+static uint64
+shape_hash(const exg_shape *s)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) s->xyz,
+										sizeof(double) * 3 * s->nverts, s->has_z);
+	size_t		c;
+
+	/* field by field: a struct's padding is not part of its value */
+	for (c = 0; c < s->ncomps; c++)
+	{
+		uint32		f[3] = {(uint32) s->comps[c].kind, s->comps[c].first_ring, s->comps[c].nrings};
+
+		h = hash_bytes_extended((const unsigned char *) f, sizeof(f), h);
+	}
+	return hash_bytes_extended((const unsigned char *) s->ring_start,
+							   sizeof(s->ring_start[0]) * s->nrings, h);
+}
+
+static GeomCacheEntry *
+entry_of(FunctionCallInfo fcinfo, const exg_prepared *g)
+{
+	GeomCache  *cache = fcinfo->flinfo->fn_extra;
+	int			i;
+
+	if (cache != NULL)
+		for (i = 0; i < GEOM_CACHE_ENTRIES; i++)
+			if (cache->entries[i].valid && &cache->entries[i].prep == g)
+				return &cache->entries[i];
+	return NULL;
+}
+
+static SolidMemoEntry *
+memo_find(const GeomCacheEntry *e, uint64 hash)
+{
+	int			i;
+
+	for (i = 0; i < SOLID_MEMO_ENTRIES; i++)
+	{
+		SolidMemoEntry *m = &solid_memo[i];
+
+		if (m->used && m->toastrelid == e->toastrelid && m->valueid == e->valueid &&
+			m->extsize == e->extsize && m->rawsize == e->len && m->policy == e->policy &&
+			m->hash == hash)
+			return m;
+	}
+	return NULL;
+}
+
+static void
+memo_store(const GeomCacheEntry *e, uint64 hash, const exg_prepared *g)
+{
+	SolidMemoEntry *m = NULL;
+	int			i;
+
+	for (i = 0; i < SOLID_MEMO_ENTRIES; i++)
+		if (!solid_memo[i].used)
+		{
+			m = &solid_memo[i];
+			break;
+		}
+		else if (m == NULL || solid_memo[i].last_used < m->last_used)
+			m = &solid_memo[i];
+	m->used = true;
+	m->toastrelid = e->toastrelid;
+	m->valueid = e->valueid;
+	m->extsize = e->extsize;
+	m->rawsize = e->len;
+	m->policy = e->policy;
+	m->hash = hash;
+	m->last_used = ++solid_memo_tick;
+	strlcpy(m->solid_why, g->solid_why, sizeof(m->solid_why));
+	strlcpy(m->inside_why, g->inside_why, sizeof(m->inside_why));
+}
+
+bool
+exactgpu_solid_verdict(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid, char *why,
+					   size_t why_len, const char *context)
+{
+	exg_join_options opt;
+	exg_error	err = {0};
+	GeomCacheEntry *e = NULL;
+	uint64		hash = 0;
+	bool		ok;
+	exg_solid_need need = need_valid ? EXG_SOLID_VALID : EXG_SOLID_INSIDE;
+
+	if (g->solid_judged == 0 && (e = entry_of(fcinfo, g)) != NULL && e->by_toast)
+	{
+		SolidMemoEntry *m;
+
+		hash = shape_hash(&g->shape);
+		if ((m = memo_find(e, hash)) != NULL)
+		{
+			m->last_used = ++solid_memo_tick;
+			exg_solid_set_verdicts(g, m->solid_why, m->inside_why);
+		}
+	}
+	if (g->solid_judged == 0)
+	{
+		/* a self-join of its faces: gpu_min_primitives as for any join */
+		(void) exactgpu_join_options(&opt, 2 * (uint64) g->shape.ncomps, 0, false);
+		if (exg_solid_check(g, &opt, need, &ok, NULL, 0, &err) != EXG_OK)
+			exactgpu_report(&err, context);
+		if (e != NULL && e->by_toast)
+			memo_store(e, hash, g);
+	}
+	if (exg_solid_check(g, NULL, need, &ok, why, why_len, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	return ok;
+}
+
+void
+exactgpu_require_solid(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid,
+					   const char *context)
+{
+	char		why[EXG_ERROR_MESSAGE_LEN];
+
+	if (!exactgpu_solid_verdict(fcinfo, g, need_valid, why, sizeof(why), context))
+	{
+		exg_error	err = {0};
+
+		exg_fail(&err, EXG_ERR_NOT_SOLID, "%s", why);
+		exactgpu_report(&err, context);
+	}
 }

@@ -46,4 +46,30 @@ void		exactgpu_check_dims(bool a_z, bool a_flat, bool b_z, bool b_flat,
 void		exactgpu_check_shape_dims(const exg_shape *a, const exg_shape *b,
 									  const char *context);
 
+/*
+ * ERROR naming the expected argument order (signature, e.g.
+ * "ST_ExactLocate3D(body geometry, point geometry)") when the body argument
+ * is points or lines and the other argument a surface.
+ */
+void		exactgpu_check_body_arg(const exg_shape *body, int body_argno,
+									bool other_is_surface, const char *signature,
+									const char *context);
+
+/* Has s a polygon or triangle (a face)? */
+bool		exactgpu_shape_has_face(const exg_shape *s);
+
+/*
+ * Does g (from exactgpu_geom_get in this call) bound a valid solid
+ * (need_valid), or at least have a well-defined inside (solid_check.h)? If
+ * not, why (into why, why_len bytes). Judged once per stored value: the
+ * verdicts stay with the cached geometry, and a TOASTed value's with the
+ * backend (geom_cache.c says why that cannot go stale).
+ */
+bool		exactgpu_solid_verdict(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid,
+								   char *why, size_t why_len, const char *context);
+
+/* ERROR (22023, with the reason) unless g meets the need. */
+void		exactgpu_require_solid(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid,
+								   const char *context);
+
 #endif							/* EXACTGPU_GEOM_CACHE_H */

@@ -113,39 +113,68 @@ intercepts_row(FunctionCallInfo fcinfo, const char *context)
 	exg_shape	hole;
 	exg_error	err = {0};
 	exg_intercept_set set = {0};
-	double	   *xyz = NULL;
+	double	   *xyz = NULL,
+			   *md = NULL,
+			   *pxyz,
+			   *pmd = NULL;
 	size_t		n = 0,
+				nmd = 0,
 				k;
 	int32		srid;
+	bool		hole_is_surface,
+				hole_z,
+				hole_empty;
+	exg_status	hole_st;
+	struct varlena *hole_bytes = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 
-	exactgpu_geom_parse(PG_GETARG_DATUM(0), &hole, context);
+	/* the engine's arrays are malloc'ed: copied into palloc'ed ones at once,
+	 * so that an ERROR below leaks nothing */
+	exactgpu_geom_parse(PointerGetDatum(hole_bytes), &hole, context);
 	srid = hole.srid;
-	if (exg_hole_polyline(&hole, &xyz, &n, &err) != EXG_OK)
-	{
-		exg_shape_free(&hole);
+	hole_is_surface = exactgpu_shape_has_face(&hole);
+	hole_z = hole.has_z;
+	hole_empty = exg_shape_is_empty(&hole);
+	hole_st = exg_hole_polyline(&hole, &xyz, &n, &err);
+	exg_shape_free(&hole);
+	pxyz = palloc(sizeof(double) * 3 * (n + 1));
+	if (n > 0)
+		memcpy(pxyz, xyz, sizeof(double) * 3 * n);
+	free(xyz);
+	exactgpu_check_body_arg(&body->shape, 1, hole_is_surface,
+							psprintf("%s(hole geometry, body geometry): the hole first", context),
+							context);
+	if (hole_st != EXG_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: %s", context, err.message),
-				 errhint("Depth runs along the hole from its first vertex: a hole is one LINESTRING, or a MULTILINESTRING whose parts join end to start.")));
-	}
-	exg_shape_free(&hole);
+				 errhint("Depth runs along the hole from its first vertex (or is its M): a hole is one LINESTRING, or a MULTILINESTRING whose parts join end to start.")));
 	if (srid != body->shape.srid)
-	{
-		free(xyz);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", context, srid,
 						body->shape.srid)));
-	}
-	InitMaterializedSRF(fcinfo, 0);
-	if (n > 0 && !exg_shape_is_empty(&body->shape) &&
-		exg_intercepts_detail(body, xyz, n, &set, &err) != EXG_OK)
-	{
-		free(xyz);
-		exg_intercept_set_free(&set);
+	/* depths from M when the hole has it, else along the hole from its first vertex */
+	if (exg_hole_measures((const uint8_t *) VARDATA(hole_bytes), VARSIZE(hole_bytes) - VARHDRSZ,
+						  &md, &nmd, &err) != EXG_OK)
 		exactgpu_report(&err, context);
+	if (md != NULL && nmd == n)
+	{
+		pmd = palloc(sizeof(double) * (n + 1));
+		memcpy(pmd, md, sizeof(double) * n);
 	}
-	free(xyz);
+	free(md);
+	InitMaterializedSRF(fcinfo, 0);
+	if (n > 0 && !exg_shape_is_empty(&body->shape))
+	{
+		exactgpu_require_solid(fcinfo, body, false, context);
+		if (!hole_empty)
+			exactgpu_check_dims(hole_z, !hole_z, body->shape.has_z, !body->shape.has_z, context);
+		if (exg_intercepts_detail_md(body, pxyz, pmd, n, &set, &err) != EXG_OK)
+		{
+			exg_intercept_set_free(&set);
+			exactgpu_report(&err, context);
+		}
+	}
 	for (k = 0; k < set.n; k++)
 		put_intercept(rsinfo->setResult, rsinfo->setDesc, 0, 0, 0, srid, &set, &set.iv[k]);
 	exg_intercept_set_free(&set);

@@ -145,7 +145,24 @@ PG_FUNCTION_INFO_V1(exactgpu_intersects_solid_3d);
 Datum
 exactgpu_intersects_solid_3d(PG_FUNCTION_ARGS)
 {
-	return intersects_common(fcinfo, exg_intersects_solid_3d, true, "ST_ExactIntersectsSolid3D");
+	const char *context = "ST_ExactIntersectsSolid3D";
+	exg_prepared *solid = exactgpu_geom_get(fcinfo, 0, NULL, context);
+	exg_prepared *g = exactgpu_geom_get(fcinfo, 1, solid, context);
+	exg_error	err = {0};
+	bool		result;
+
+	exactgpu_check_body_arg(&solid->shape, 0, exactgpu_shape_has_face(&g->shape),
+							"ST_ExactIntersectsSolid3D(solid geometry, geom geometry): the container first",
+							context);
+	exactgpu_check_srids(&solid->shape, &g->shape, context);
+	/* judged once per stored body, with this session's settings; before the
+	 * dimension check, so that a body without Z is said to have none */
+	if (!exg_shape_is_empty(&solid->shape))
+		exactgpu_require_solid(fcinfo, solid, false, context);
+	exactgpu_check_shape_dims(&solid->shape, &g->shape, context);
+	if (exg_intersects_solid_3d(solid, g, &result, &err) != EXG_OK)
+		exactgpu_report(&err, context);
+	PG_RETURN_BOOL(result);
 }
 
 PG_FUNCTION_INFO_V1(exactgpu_locate_3d);
@@ -167,10 +184,20 @@ exactgpu_locate_3d(PG_FUNCTION_ARGS)
 	exg_location loc;
 	exg_error	err = {0};
 
+	if (!exg_shape_is_empty(&solid->shape))
+	{
+		exg_shape	other;
+		bool		other_is_surface;
+
+		exactgpu_geom_parse(PG_GETARG_DATUM(1), &other, context);
+		other_is_surface = exactgpu_shape_has_face(&other);
+		exg_shape_free(&other);
+		exactgpu_check_body_arg(&solid->shape, 0, other_is_surface,
+								"ST_ExactLocate3D(body geometry, point geometry): the container first",
+								context);
+	}
 	if (!arg_point(fcinfo, 1, p, &srid, &has_z, context))
 		PG_RETURN_NULL();
-	if (!exg_shape_is_empty(&solid->shape))
-		exactgpu_check_dims(solid->shape.has_z, !solid->shape.has_z, has_z, !has_z, context);
 	if (srid != solid->shape.srid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -178,6 +205,9 @@ exactgpu_locate_3d(PG_FUNCTION_ARGS)
 						solid->shape.srid, srid)));
 	if (exg_shape_is_empty(&solid->shape))
 		PG_RETURN_TEXT_P(cstring_to_text(names[EXG_LOC_OUTSIDE]));
+	/* before the dimension check: a body without Z is said to have none */
+	exactgpu_require_solid(fcinfo, solid, false, context);
+	exactgpu_check_dims(solid->shape.has_z, !solid->shape.has_z, has_z, !has_z, context);
 	if (exg_solid_locate(solid, p, &loc, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	PG_RETURN_TEXT_P(cstring_to_text(names[loc]));

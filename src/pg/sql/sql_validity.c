@@ -20,8 +20,6 @@ typedef struct SurfaceTriangles
 	exg_prim_set set;
 	uint32_t   *vidx;			/* palloc'ed */
 	uint32_t   *face;			/* palloc'ed, 0-based */
-	int64		not_surface;	/* 1-based face that is not a polygon, or 0 */
-	int64		degenerate;		/* 1-based face with a zero-area triangle, or 0 */
 } SurfaceTriangles;
 
 static void
@@ -30,13 +28,9 @@ surface_triangles(exg_prepared *g, SurfaceTriangles *st, const char *context)
 	const exg_view *v;
 	exg_error	err = {0};
 	size_t		t,
-				n = 0,
-				c;
+				n = 0;
 
 	memset(st, 0, sizeof(*st));
-	for (c = 0; c < g->shape.ncomps && st->not_surface == 0; c++)
-		if (g->shape.comps[c].kind != EXG_COMP_POLYGON && g->shape.comps[c].kind != EXG_COMP_TRIANGLE)
-			st->not_surface = (int64) c + 1;
 	if (exg_prepared_view3d(g, false, &v, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	st->vidx = palloc(sizeof(uint32_t) * 3 * (v->prims.nprims + 1));
@@ -46,11 +40,7 @@ surface_triangles(exg_prepared *g, SurfaceTriangles *st, const char *context)
 		const exg_prim *pr = &v->prims.prims[t];
 
 		if (pr->kind != EXG_SIMPLEX_TRIANGLE)
-		{
-			if (st->degenerate == 0)
-				st->degenerate = (int64) v->prims.comp[t] + 1;
-			continue;
-		}
+			continue;			/* zero area: validity reports it */
 		memcpy(&st->vidx[3 * n], pr->v, 3 * sizeof(uint32_t));
 		st->face[n++] = v->prims.comp[t];
 	}
@@ -97,81 +87,17 @@ exactgpu_self_intersections_3d(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-static char *
-edge_text(const double *e)
-{
-	return psprintf("(%.17g %.17g %.17g)-(%.17g %.17g %.17g)", e[0], e[1], e[2], e[3], e[4], e[5]);
-}
-
 /*
- * A closed, consistently oriented surface without self-intersections may
- * still point inward: a shell is outward when the exact sign of its volume
- * is that of its nesting (+ outer, - cavity, + island in a cavity, ...).
+ * NULL when g bounds a valid solid, else why not: the engine's one decision
+ * (solid_check.h), which every volume function refuses on, kept with the
+ * cached geometry.
  */
 static char *
-inside_out_reason(exg_prepared *g, const char *context)
+invalid_solid_reason(FunctionCallInfo fcinfo, exg_prepared *g, const char *context)
 {
-	const exg_view *v;
-	exg_outward_report rep;
-	exg_error	err = {0};
-	uint8_t    *flip = palloc(g->shape.ncomps + 1);
-	exg_status	st;
+	char		why[EXG_ERROR_MESSAGE_LEN];
 
-	if (exg_prepared_view3d(g, false, &v, &err) != EXG_OK)
-		exactgpu_report(&err, context);
-	st = exg_outward_flips(&v->prims, (uint32_t) g->shape.ncomps, flip, &rep, &err);
-	if (st == EXG_ERR_NOT_SOLID)
-		return pstrdup(err.message);
-	if (st != EXG_OK)
-		exactgpu_report(&err, context);
-	if (rep.inward_shells)
-		return psprintf("inside out: %u of %u shells have inward normals (the exact signed volume of an outer shell is negative, or of a cavity positive), e.g. the shell of face %u; ST_ExactForceOutward(geom) orients it outward",
-						rep.inward_shells, rep.shells, rep.first_inward_face);
-	return NULL;
-}
-
-/* NULL when g bounds a valid solid, else why not. */
-static char *
-invalid_solid_reason(exg_prepared *g, const char *context)
-{
-	SurfaceTriangles st;
-	exg_edge_report rep;
-	exg_error	err = {0};
-	uint32_t   *body;
-	exg_pair   *pairs;
-	size_t		n;
-
-	if (exg_shape_is_empty(&g->shape))
-		return pstrdup("empty geometry");
-	surface_triangles(g, &st, context);
-	if (st.not_surface)
-		return psprintf("not a surface: component %lld is not a polygon or triangle",
-						(long long) st.not_surface);
-	if (st.degenerate)
-		return psprintf("degenerate face %lld (zero area)", (long long) st.degenerate);
-	body = palloc0(sizeof(uint32_t) * (st.set.nprims + 1));
-	if (exg_mesh_edges(&st.set, body, 1, &rep, &err) != EXG_OK)
-		exactgpu_report(&err, context);
-	if (rep.odd)
-		return psprintf("not closed: %llu edges used by an odd number of faces, e.g. %s",
-						(unsigned long long) rep.odd, edge_text(rep.example));
-	if (rep.non_manifold)
-		return psprintf("not 2-manifold: %llu edges shared by more than two faces, e.g. %s",
-						(unsigned long long) rep.non_manifold, edge_text(rep.example));
-	if (rep.misoriented)
-		return psprintf("inconsistently oriented: %llu edges used twice in the same direction, e.g. %s",
-						(unsigned long long) rep.misoriented, edge_text(rep.example));
-	pairs = self_pairs(&st, &n, context);
-	if (n)
-	{
-		char	   *r = psprintf("self-intersecting: %zu pairs of faces meet improperly, e.g. faces %u and %u",
-								 n, pairs[0].a + 1, pairs[0].b + 1);
-
-		free(pairs);
-		return r;
-	}
-	free(pairs);
-	return inside_out_reason(g, context);
+	return exactgpu_solid_verdict(fcinfo, g, true, why, sizeof(why), context) ? NULL : pstrdup(why);
 }
 
 Datum
@@ -179,14 +105,14 @@ exactgpu_is_valid_solid(PG_FUNCTION_ARGS)
 {
 	exg_prepared *g = exactgpu_geom_get(fcinfo, 0, NULL, "ST_ExactIsValidSolid");
 
-	PG_RETURN_BOOL(invalid_solid_reason(g, "ST_ExactIsValidSolid") == NULL);
+	PG_RETURN_BOOL(invalid_solid_reason(fcinfo, g, "ST_ExactIsValidSolid") == NULL);
 }
 
 Datum
 exactgpu_is_valid_solid_reason(PG_FUNCTION_ARGS)
 {
 	exg_prepared *g = exactgpu_geom_get(fcinfo, 0, NULL, "ST_ExactIsValidSolidReason");
-	char	   *why = invalid_solid_reason(g, "ST_ExactIsValidSolidReason");
+	char	   *why = invalid_solid_reason(fcinfo, g, "ST_ExactIsValidSolidReason");
 
 	PG_RETURN_TEXT_P(cstring_to_text(why ? why : "valid solid"));
 }

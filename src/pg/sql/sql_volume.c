@@ -16,9 +16,9 @@ PG_FUNCTION_INFO_V1(exactgpu_force_outward);
 
 /*
  * ST_ExactVolume(solid) -> float8: the enclosed volume, exact and rounded
- * once. Never negative: an inside-out body is an error (22023) naming
- * ST_ExactForceOutward, so volume x density is never a negative tonnage by
- * surprise; an open or inconsistently oriented one too.
+ * once. Never negative: a body that is no valid solid (solid_check.h:
+ * open, inside out, self-intersecting, ...) is an error (22023) with the
+ * reason, so volume x density is never a wrong tonnage by surprise.
  */
 Datum
 exactgpu_volume(PG_FUNCTION_ARGS)
@@ -28,6 +28,9 @@ exactgpu_volume(PG_FUNCTION_ARGS)
 	exg_error	err = {0};
 	double		vol;
 
+	/* judged once per stored body, with this session's settings */
+	if (!exg_shape_is_empty(&g->shape))
+		exactgpu_require_solid(fcinfo, g, true, context);
 	if (exg_solid_volume(g, &vol, &err) != EXG_OK)
 		exactgpu_report(&err, context);
 	PG_RETURN_FLOAT8(vol);

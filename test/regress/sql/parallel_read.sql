@@ -7,18 +7,20 @@ SET client_min_messages = warning;
 SELECT setseed(0.25);
 -- 240 bodies of 100 random tetrahedra (400 triangles, closed) in the cells
 -- of a 16 x 15 grid: about 40 kB each, stored out of line (random doubles
--- do not compress)
+-- do not compress). Each tetrahedron keeps to its own column of a 10 x 10
+-- grid in the cell, so that no body overlaps itself (point location
+-- refuses a self-intersecting body).
 CREATE TABLE pr_bodies (id bigint, geom geometry);
 INSERT INTO pr_bodies
 SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
 		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
 		a, b, c, d), ',') || ')')
-FROM (SELECT i, format('%s %s %s', x0 + random(), y0 + random(), random()) AS a,
-		format('%s %s %s', x0 + random(), y0 + random(), random()) AS b,
-		format('%s %s %s', x0 + random(), y0 + random(), random()) AS c,
-		format('%s %s %s', x0 + random(), y0 + random(), random()) AS d
-	FROM (SELECT i, (i % 16)::float8 AS x0, (i / 16)::float8 AS y0 FROM generate_series(0, 239) i) c,
-		generate_series(1, 100) t) v
+FROM (SELECT i, format('%s %s %s', x0 + 0.09 * random(), y0 + 0.09 * random(), random()) AS a,
+		format('%s %s %s', x0 + 0.09 * random(), y0 + 0.09 * random(), random()) AS b,
+		format('%s %s %s', x0 + 0.09 * random(), y0 + 0.09 * random(), random()) AS c,
+		format('%s %s %s', x0 + 0.09 * random(), y0 + 0.09 * random(), random()) AS d
+	FROM (SELECT i, t, (i % 16) + (t % 10) / 10.0 AS x0, (i / 16) + (t / 10) / 10.0 AS y0
+	      FROM generate_series(0, 239) i, generate_series(0, 99) t) c) v
 GROUP BY i;
 -- 2000 vertical holes, and 2000 points, over the grid
 CREATE TABLE pr_holes (id bigint, geom geometry);

@@ -1,0 +1,48 @@
+/*
+ * known_bodies.h — bodies of the batch joins already found to have a
+ * well-defined inside (solid_check.h), remembered for the life of the
+ * process, so that a body joined again is not judged again.
+ *
+ * A body is recognised by its triangles' coordinates, in order: the memo
+ * keeps a copy of them and compares it in full (memcmp) before it trusts a
+ * match, so a match is never wrong and never stale, whatever changed in the
+ * tables; a hash only picks the candidate. Comparing is a pass over the
+ * body's coordinates, where judging it is a self-join of its triangles
+ * (about 100 times as long at 10^5 triangles). Only bodies of at least
+ * EXG_KNOWN_MIN_TRIANGLES are kept, within EXG_KNOWN_BUDGET bytes (least
+ * recently used out). Not thread-safe: the batch joins' entry points run on
+ * the caller's thread.
+ */
+#ifndef EXG_KNOWN_BODIES_H
+#define EXG_KNOWN_BODIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EXG_KNOWN_MIN_TRIANGLES 4096
+#define EXG_KNOWN_BUDGET ((size_t) 512 * 1024 * 1024)
+
+/*
+ * Was the body of triangles vidx[3 first .. 3 (first + n)) over xyz found
+ * good before? *hash receives its hash (for exg_known_body_add).
+ */
+bool		exg_known_body(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
+						   uint64_t *hash);
+
+/* Remember that body as good (ignored when too small or too big). */
+void		exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
+							   uint64_t hash);
+
+/* Forget every body (tests). */
+void		exg_known_bodies_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* EXG_KNOWN_BODIES_H */
