@@ -8,20 +8,21 @@ SET client_min_messages = warning;
 SELECT setseed(0.5);
 SELECT enabled, capacity_bytes = 4 * 1024 * 1024 AS four_mb, entries FROM exactgpu_resident;
 
--- 40 bodies of 200 random tetrahedra (800 triangles, 77 kB, ~26 kB
--- compressed: out of line, as PostGIS's storage 'main' keeps smaller
--- compressed values in line)
+-- 40 bodies of 200 random tetrahedra, each in a cell of its own so that
+-- the shells do not overlap (800 triangles, 77 kB, ~26 kB compressed: out
+-- of line, as PostGIS's storage 'main' keeps smaller compressed values in
+-- line)
 CREATE TABLE rs_bodies (id int PRIMARY KEY, geom geometry);
 INSERT INTO rs_bodies
 SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
 		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
 		a, b, c, d), ',') || ')')
-FROM (SELECT i, format('%s %s %s', x0 + random(), random(), random()) AS a,
-		format('%s %s %s', x0 + random(), random(), random()) AS b,
-		format('%s %s %s', x0 + random(), random(), random()) AS c,
-		format('%s %s %s', x0 + random(), random(), random()) AS d
+FROM (SELECT i, format('%s %s %s', x0 + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS a,
+		format('%s %s %s', x0 + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS b,
+		format('%s %s %s', x0 + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS c,
+		format('%s %s %s', x0 + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS d
 	FROM (SELECT i, (i % 20)::float8 AS x0 FROM generate_series(0, 39) i) c,
-		generate_series(1, 200) t) v
+		generate_series(0, 199) t) v
 GROUP BY i;
 CREATE TABLE rs_holes (id int, geom geometry);
 INSERT INTO rs_holes SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x + 0.2, y, 2))
@@ -122,11 +123,11 @@ INSERT INTO rs_bodies
 SELECT 1000, ST_GeomFromText('TIN Z (' || string_agg(format(
 		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
 		a, b, c, d), ',') || ')')
-FROM (SELECT format('%s %s %s', 20 * random(), random(), random()) AS a,
-		format('%s %s %s', 20 * random(), random(), random()) AS b,
-		format('%s %s %s', 20 * random(), random(), random()) AS c,
-		format('%s %s %s', 20 * random(), random(), random()) AS d
-	FROM generate_series(1, 3000) t) v;
+FROM (SELECT format('%s %s %s', (t % 300 + 0.001 + 0.998 * random()) / 15, (t / 300 + 0.001 + 0.998 * random()) / 10, random()) AS a,
+		format('%s %s %s', (t % 300 + 0.001 + 0.998 * random()) / 15, (t / 300 + 0.001 + 0.998 * random()) / 10, random()) AS b,
+		format('%s %s %s', (t % 300 + 0.001 + 0.998 * random()) / 15, (t / 300 + 0.001 + 0.998 * random()) / 10, random()) AS c,
+		format('%s %s %s', (t % 300 + 0.001 + 0.998 * random()) / 15, (t / 300 + 0.001 + 0.998 * random()) / 10, random()) AS d
+	FROM generate_series(0, 2999) t) v;
 SELECT not_kept AS not_kept_before FROM exactgpu_resident \gset
 SELECT exactgpu_resident_keep(geom) AS kept_big FROM rs_bodies WHERE id = 1000;
 SELECT not_kept > :not_kept_before AS counted_not_kept FROM exactgpu_resident;
