@@ -102,7 +102,8 @@ $(ENGINE_TEST_BIN)/test_ref_exact: $(call test_obj,test/reference/test_ref_exact
 # Each test runs as its own target, so `make -jN engine-check` runs N at a
 # time; its output goes to $(ENGINE_TEST_LOG)/<test>.log (not interleaved),
 # and test/engine/run_test.sh prints one line when it ends. The summary
-# afterwards prints the logs of the failed tests and fails if any did. The
+# afterwards shows each failed test's FAIL lines and the end of its log, and
+# fails if any did. The
 # longest tests come first so that parallel runs end together.
 ENGINE_TESTS_LONG := test_batch_flatten test_solid_differential test_triangulate test_ref_exact \
                      test_box_join test_static_filter test_differential test_join
@@ -127,7 +128,10 @@ engine-check: $(ENGINE_RUNS)
 # test runs, not only the GPU ones: with the GPU present, a join's device
 # "auto" picks it, so each join test goes through the CUDA back-end. The ones
 # with a --gpu flag get it and fail when no GPU is usable.
-GPU_TESTS     ?= $(ENGINE_CHECK)
+# The seven with a GPU side of their own first (a missing GPU shows at once).
+GPU_TESTS_OWN := test_join test_box_join test_pairs_differential test_solid_differential \
+                 test_locate_join test_overlay test_memory_limits
+GPU_TESTS     ?= $(filter $(ENGINE_CHECK),$(GPU_TESTS_OWN)) $(filter-out $(GPU_TESTS_OWN),$(ENGINE_CHECK))
 test_join_GPU_ARGS               := --gpu
 test_box_join_GPU_ARGS           := --gpu
 test_pairs_differential_GPU_ARGS := --gpu --cases 20000

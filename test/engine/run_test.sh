@@ -6,8 +6,8 @@
 #       LOGDIR/<name>.result; prints one line (tests run side by side under
 #       make -j, so their own output would interleave).
 #   run_test.sh --summary LOGDIR NAME...
-#       prints the log of every failed test, names them, and exits 1 if any
-#       failed or did not run.
+#       for every failed test, its lines that say FAIL and the end of its
+#       log; names them, and exits 1 if any failed or did not run.
 set -u
 
 if [ "$1" = "--summary" ]; then
@@ -17,8 +17,12 @@ if [ "$1" = "--summary" ]; then
 	for t in "$@"; do
 		if [ "$(cat "$logdir/$t.result" 2>/dev/null)" != ok ]; then
 			failed="$failed $t"
-			echo "---- $t ($logdir/$t.log) ----"
-			cat "$logdir/$t.log" 2>/dev/null || echo "(no log: did not run)"
+			echo "---- $t: $(cat "$logdir/$t.result" 2>/dev/null || echo "did not run") (whole log: $logdir/$t.log) ----"
+			if [ -f "$logdir/$t.log" ]; then
+				grep -i 'fail' "$logdir/$t.log" | head -n 30
+				echo "..."
+				tail -n 15 "$logdir/$t.log"
+			fi
 		fi
 	done
 	if [ -n "$failed" ]; then
