@@ -4,7 +4,9 @@
 #   make WITH_CUDA=0      CPU-only build
 #   make install          install into the PostgreSQL found by pg_config
 #   make installcheck     pg_regress suite (needs a running server)
-#   make engine-check     engine tests without PostgreSQL
+#   make -j engine-check  engine tests without PostgreSQL, run in parallel
+#   make -j gpu-check     every engine test with the CUDA back-end, on a GPU
+#                         machine (nvcc, GMP and gcc; no PostgreSQL needed)
 #   make bench            standalone benchmark programs
 #   make check-cycles     no include or call cycles (engine, PostgreSQL layer); src/pg includes only the engine's façade
 
@@ -39,7 +41,8 @@ DATA        = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql $(wildcard
 # and drops what it uses, so order does not matter.
 REGRESS     = $(sort $(notdir $(basename $(wildcard test/regress/sql/*.sql))))
 REGRESS_OPTS = --inputdir=test/regress --load-extension=postgis --load-extension=exactgpu
-EXTRA_CLEAN = test/engine/bin bench/bin demo/bin $(CUDA_SRCS:.cu=.o)
+EXTRA_CLEAN = build test/engine/bin test/engine/bin-gpu test/engine/log test/engine/log-gpu \
+              bench/bin demo/bin $(CUDA_SRCS:.cu=.o)
 
 PG_CONFIG  ?= pg_config
 
@@ -79,8 +82,12 @@ endif
 # without the flags above, and interval code must never be re-optimized.
 override with_llvm = no
 
-PGXS := $(shell $(PG_CONFIG) --pgxs)
+# Without PostgreSQL (a GPU machine running `make gpu-check`), the engine's
+# targets below still work; only the extension's need PGXS.
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+ifneq ($(PGXS),)
 include $(PGXS)
+endif
 
 sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
 	cp $< $@

@@ -4,39 +4,41 @@
 
 BENCH_BIN    := bench/bin
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(EXACT_CFLAGS) $(ENGINE_INC) -Ibench -Itest/engine -Itest/fixtures
+# The benches link the engine library (test/engine/engine.mk): the CUDA one
+# when built with CUDA, else the CPU one; bench_triangulate and bench_parse
+# are CPU-only either way.
 ifdef HAVE_CUDA
-BENCH_GPU_OBJS := $(CUDA_SRCS:.cu=.o)
-BENCH_GPU_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+BENCH_ENGINE   := $(ENGINE_GPU_LIB)
+BENCH_GPU_LIBS := $(GPU_LIBS)
 BENCH_CFLAGS   += -DEXG_WITH_CUDA
 else
-BENCH_GPU_OBJS := $(GPU_ABSENT)
+BENCH_ENGINE   := $(ENGINE_LIB)
 endif
+BENCH_LIBS   := -lgmp -lm -lpthread
 
-$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c test/engine/harness.c test/engine/harness.h test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard bench/*.h test/fixtures/*.h)
+$(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard bench/*.h test/engine/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c test/engine/harness.c test/fixtures/mine.c \
-		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
+		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
-$(BENCH_BIN)/bench_solids: bench/bench_solids.c test/engine/harness.c test/engine/harness.h test/fixtures/mine.c $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
+$(BENCH_BIN)/bench_solids: bench/bench_solids.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c test/engine/harness.c test/fixtures/mine.c \
-		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
+		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
-$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c test/engine/harness.c test/engine/harness.h $(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(ENGINE_HEADERS)
+$(BENCH_BIN)/bench_overlay: bench/bench_overlay.c $(TEST_HARNESS_OBJ) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c test/engine/harness.c \
-		$(ENGINE_SRCS) $(BENCH_GPU_OBJS) $(BENCH_GPU_LIBS) -lgmp -lm -lpthread
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_overlay.c $(TEST_HARNESS_OBJ) \
+		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
-$(BENCH_BIN)/bench_triangulate: bench/bench_triangulate.c $(ENGINE_SRCS) $(GPU_ABSENT) $(ENGINE_HEADERS)
+$(BENCH_BIN)/bench_triangulate: bench/bench_triangulate.c $(ENGINE_LIB) $(ENGINE_HEADERS)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_triangulate.c \
-		$(ENGINE_SRCS) $(GPU_ABSENT) -lgmp -lm -lpthread
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_triangulate.c $(ENGINE_LIB) $(BENCH_LIBS)
 
 # Flattening serialized rows into a join batch (the read path), CPU only.
-$(BENCH_BIN)/bench_parse: bench/bench_parse.c test/engine/gs_write.h test/fixtures/mine.c $(ENGINE_SRCS) $(GPU_ABSENT) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
+$(BENCH_BIN)/bench_parse: bench/bench_parse.c test/engine/gs_write.h $(call test_obj,test/fixtures/mine.c) $(ENGINE_LIB) $(ENGINE_HEADERS) $(wildcard test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_parse.c test/fixtures/mine.c \
-		$(ENGINE_SRCS) $(GPU_ABSENT) -lgmp -lm -lpthread
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_parse.c $(call test_obj,test/fixtures/mine.c) $(ENGINE_LIB) $(BENCH_LIBS)
 
 $(BENCH_BIN)/mesh_convert: bench/mesh_convert.c bench/mesh_io.c bench/mesh_io.h
 	@mkdir -p $(BENCH_BIN)

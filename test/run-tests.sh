@@ -1,9 +1,11 @@
 #!/bin/sh
 # Every test of exactgpu, on a fresh Debian 12 machine:
 #   1. install the build and test dependencies (apt), if missing;
-#   2. build the extension (and the CUDA code, when nvcc is found);
-#   3. run the engine tests (no PostgreSQL: predicates, differential check
-#      against the independent GMP reference, reader, triangulation, ...);
+#   2. build the extension (and the CUDA code, when nvcc is found), the
+#      engine library and the engine tests, in one parallel make;
+#   3. run the engine tests side by side (no PostgreSQL: predicates,
+#      differential check against the independent GMP reference, reader,
+#      triangulation, ...; one line each, logs in test/engine/log);
 #   4. install the extension and run the pg_regress suite on a throwaway
 #      cluster (pg_virtualenv), which works as root too;
 #   5. fuzz every SQL function for about a minute on another throwaway
@@ -13,9 +15,10 @@ cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
 
+jobs=$(nproc)
 sh test/install-deps.sh
-make -j"$(nproc)"
-make engine-check
+make -j"$jobs" all engine-tests
+make -j"$jobs" engine-check
 $SUDO make install
 if ! pg_virtualenv -v 15 make installcheck; then
 	cat regression.diffs 2>/dev/null || true
