@@ -38,7 +38,10 @@ DATA_built  = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA        = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
 # pg_regress suite: every test/regress/sql/<name>.sql against
 # test/regress/expected; the extensions are loaded first, and each test makes
-# and drops what it uses, so order does not matter.
+# and drops what it uses, so order does not matter. Setup several tests share
+# (helper functions, postgis_sfcgal) is in test/regress/fixtures, included as
+# `\i test/regress/fixtures/<name>.sql`: pg_regress feeds a test to psql on
+# its standard input from the top directory, so paths are from there.
 REGRESS     = $(sort $(notdir $(basename $(wildcard test/regress/sql/*.sql))))
 REGRESS_OPTS = --inputdir=test/regress --load-extension=postgis --load-extension=exactgpu
 EXTRA_CLEAN = build test/engine/bin test/engine/bin-gpu test/engine/log test/engine/log-gpu \

@@ -6,38 +6,8 @@
 -- filter shows the price: cjc_check, costed between the two, comes after
 -- the call on small bodies and before the call on heavy ones.
 SET exactgpu.device = 'cpu';
-CREATE FUNCTION cjc_cube(x0 float8, y0 float8, z0 float8, s float8, n int) RETURNS geometry
-LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-	t text[] := '{}';
-	p text[];
-	u float8[];
-BEGIN
-	FOR f IN 0..5 LOOP
-		FOR i IN 0..n - 1 LOOP
-			FOR j IN 0..n - 1 LOOP
-				u := ARRAY[s * i / n, s * (i + 1) / n, s * j / n, s * (j + 1) / n];
-				p := '{}';
-				FOR c IN 0..3 LOOP
-					DECLARE a float8 := u[CASE WHEN c IN (0, 3) THEN 1 ELSE 2 END];
-						b float8 := u[CASE WHEN c IN (0, 1) THEN 3 ELSE 4 END];
-					BEGIN
-						p := p || CASE f
-							WHEN 0 THEN format('%s %s %s', x0 + a, y0 + b, z0)
-							WHEN 1 THEN format('%s %s %s', x0 + a, y0 + b, z0 + s)
-							WHEN 2 THEN format('%s %s %s', x0 + a, y0, z0 + b)
-							WHEN 3 THEN format('%s %s %s', x0 + a, y0 + s, z0 + b)
-							WHEN 4 THEN format('%s %s %s', x0, y0 + a, z0 + b)
-							ELSE format('%s %s %s', x0 + s, y0 + a, z0 + b) END;
-					END;
-				END LOOP;
-				t := t || format('((%s, %s, %s, %s))', p[1], p[2], p[3], p[1])
-					|| format('((%s, %s, %s, %s))', p[1], p[3], p[4], p[1]);
-			END LOOP;
-		END LOOP;
-	END LOOP;
-	RETURN ST_GeomFromText('TIN Z(' || array_to_string(t, ', ') || ')');
-END $$;
+\set cube_fn cjc_cube
+\i test/regress/fixtures/subdivided_cube.sql
 -- the same five bodies, as 12 triangles and as 2,700
 CREATE TABLE cjc_small (id int, geom geometry);
 CREATE TABLE cjc_heavy (id int, geom geometry);

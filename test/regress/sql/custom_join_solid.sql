@@ -2,13 +2,8 @@
 -- bodies) run as one batch join (Custom Scan ExactJoin): the rows must be
 -- those of the same query run row by row (exactgpu.enable_batch_join = off).
 SET exactgpu.device = 'cpu';
-CREATE FUNCTION cjs_cube(x float8, y float8, z float8, s float8) RETURNS geometry
-LANGUAGE sql IMMUTABLE AS $$
-	SELECT ST_Translate(ST_Scale(
-		'POLYHEDRALSURFACE Z(((0 0 0, 0 1 0, 1 1 0, 1 0 0, 0 0 0)), ((0 0 1, 1 0 1, 1 1 1, 0 1 1, 0 0 1)),
-		 ((0 0 0, 1 0 0, 1 0 1, 0 0 1, 0 0 0)), ((0 1 0, 0 1 1, 1 1 1, 1 1 0, 0 1 0)),
-		 ((0 0 0, 0 0 1, 0 1 1, 0 1 0, 0 0 0)), ((1 0 0, 1 1 0, 1 1 1, 1 0 1, 1 0 0)))'::geometry,
-		s, s, s), x, y, z) $$;
+\set cube_fn cjs_cube
+\i test/regress/fixtures/cube.sql
 -- bodies with text keys: cubes on a grid, one nested in another, one at UTM
 -- coordinates; a NULL and an empty body
 CREATE TABLE cjs_bodies (code text, grade float8, geom geometry);
@@ -64,38 +59,8 @@ SELECT s.sid, b.code FROM cjs_samples s JOIN cjs_bodies b ON ST_ExactIntersectsS
 -- and the body is parsed once a probe, so the nested loop is kept (6 ms,
 -- against 450 ms batched; under the former 64 kB threshold each call was
 -- priced at COST 10000 and the batch join was picked).
-CREATE FUNCTION cjs_heavy_cube(x0 float8, y0 float8, z0 float8, s float8, n int) RETURNS geometry
-LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-	t text[] := '{}';
-	p text[];
-	u float8[];
-BEGIN
-	FOR f IN 0..5 LOOP
-		FOR i IN 0..n - 1 LOOP
-			FOR j IN 0..n - 1 LOOP
-				u := ARRAY[s * i / n, s * (i + 1) / n, s * j / n, s * (j + 1) / n];
-				p := '{}';
-				FOR c IN 0..3 LOOP
-					DECLARE a float8 := u[CASE WHEN c IN (0, 3) THEN 1 ELSE 2 END];
-						b float8 := u[CASE WHEN c IN (0, 1) THEN 3 ELSE 4 END];
-					BEGIN
-						p := p || CASE f
-							WHEN 0 THEN format('%s %s %s', x0 + a, y0 + b, z0)
-							WHEN 1 THEN format('%s %s %s', x0 + a, y0 + b, z0 + s)
-							WHEN 2 THEN format('%s %s %s', x0 + a, y0, z0 + b)
-							WHEN 3 THEN format('%s %s %s', x0 + a, y0 + s, z0 + b)
-							WHEN 4 THEN format('%s %s %s', x0, y0 + a, z0 + b)
-							ELSE format('%s %s %s', x0 + s, y0 + a, z0 + b) END;
-					END;
-				END LOOP;
-				t := t || format('((%s, %s, %s, %s))', p[1], p[2], p[3], p[1])
-					|| format('((%s, %s, %s, %s))', p[1], p[3], p[4], p[1]);
-			END LOOP;
-		END LOOP;
-	END LOOP;
-	RETURN ST_GeomFromText('TIN Z(' || array_to_string(t, ', ') || ')');
-END $$;
+\set cube_fn cjs_heavy_cube
+\i test/regress/fixtures/subdivided_cube.sql
 CREATE TABLE cjs_heavy (code text, geom geometry);
 INSERT INTO cjs_heavy SELECT format('HB-%s', i), cjs_heavy_cube(i * 12, 0, 0, 4, 15) FROM generate_series(0, 4) i;
 CREATE INDEX ON cjs_heavy USING gist (geom gist_geometry_ops_nd);

@@ -4,13 +4,8 @@
 -- off; no index, so the nested loop calls the predicate on every pair):
 -- the same rows, or an error of the same SQLSTATE.
 SET exactgpu.device = 'cpu';
-CREATE FUNCTION cjse_cube(x float8, y float8, z float8, s float8) RETURNS geometry
-LANGUAGE sql IMMUTABLE AS $$
-	SELECT ST_Translate(ST_Scale(
-		'POLYHEDRALSURFACE Z(((0 0 0, 0 1 0, 1 1 0, 1 0 0, 0 0 0)), ((0 0 1, 1 0 1, 1 1 1, 0 1 1, 0 0 1)),
-		 ((0 0 0, 1 0 0, 1 0 1, 0 0 1, 0 0 0)), ((0 1 0, 0 1 1, 1 1 1, 1 1 0, 0 1 0)),
-		 ((0 0 0, 0 0 1, 0 1 1, 0 1 0, 0 0 0)), ((1 0 0, 1 1 0, 1 1 1, 1 0 1, 1 0 0)))'::geometry,
-		s, s, s), x, y, z) $$;
+\set cube_fn cjse_cube
+\i test/regress/fixtures/cube.sql
 -- The rows of q as one sorted line, or the SQLSTATE of its error.
 CREATE FUNCTION cjse_run(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE r text;

@@ -4,13 +4,8 @@
 -- inner queries read by position, whatever their column names, with a
 -- trailing semicolon or comment; errors that name the row.
 CREATE TABLE icj_bodies (body_no bigint, shape geometry);
-CREATE FUNCTION icj_cube(x float8, y float8, z float8, s float8) RETURNS geometry
-LANGUAGE sql IMMUTABLE AS $$
-	SELECT ST_Translate(ST_Scale(
-		'POLYHEDRALSURFACE Z(((0 0 0, 0 1 0, 1 1 0, 1 0 0, 0 0 0)), ((0 0 1, 1 0 1, 1 1 1, 0 1 1, 0 0 1)),
-		 ((0 0 0, 1 0 0, 1 0 1, 0 0 1, 0 0 0)), ((0 1 0, 0 1 1, 1 1 1, 1 1 0, 0 1 0)),
-		 ((0 0 0, 0 0 1, 0 1 1, 0 1 0, 0 0 0)), ((1 0 0, 1 1 0, 1 1 1, 1 0 1, 1 0 0)))'::geometry,
-		s, s, s), x, y, z) $$;
+\set cube_fn icj_cube
+\i test/regress/fixtures/cube.sql
 -- a 4 m cube, a 1 m cube nested in it, a 2 m cube touching it, a cube at UTM
 -- coordinates, and an octahedron
 INSERT INTO icj_bodies VALUES

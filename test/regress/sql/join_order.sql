@@ -2,10 +2,7 @@
 -- whatever order the rows come in and however many rows share an id: the
 -- row pairs are sorted once, by the engine, in id order. Checked with no
 -- ORDER BY, against the row-by-row predicates.
--- loaded here, quietly: the notice would depend on which test ran first
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
-RESET client_min_messages;
+\i test/regress/fixtures/sfcgal.sql
 -- strips of overlapping boxes, read in a shuffled id order, each id shared
 -- by two rows far apart; and lines across them, ids decreasing
 CREATE TABLE jo_strips (id bigint, geom geometry);

@@ -1,9 +1,6 @@
 -- Solids: exact point location in closed surfaces, bodies as volumes in
 -- ST_ExactIntersectsSolid3D, and drill-hole intercepts.
--- loaded here, quietly: the notice would depend on which test ran first
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
-RESET client_min_messages;
+\i test/regress/fixtures/sfcgal.sql
 CREATE TABLE solid_bodies (name text PRIMARY KEY, geom geometry);
 INSERT INTO solid_bodies VALUES
 	-- a 4 m cube as a polyhedral surface (quad faces, triangulated exactly)

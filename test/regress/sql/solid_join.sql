@@ -2,20 +2,12 @@
 -- intersection join, and intercepts over two tables. Each batch result is
 -- checked against the row-by-row functions, on the default device (the GPU
 -- where there is one) and on the CPU.
--- loaded here, quietly: the notice would depend on which test ran first
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;   -- for ST_MakeSolid
-RESET client_min_messages;
+\i test/regress/fixtures/sfcgal.sql
 CREATE TABLE sj_ore (id bigint PRIMARY KEY, geom geometry);
 -- a 4 m cube, a 1 m cube nested in it, a 2 m cube sharing part of a face
 -- with it, an octahedron, and a cube at UTM coordinates
-CREATE FUNCTION cube_at(x float8, y float8, z float8, s float8) RETURNS geometry
-LANGUAGE sql IMMUTABLE AS $$
-	SELECT ST_Translate(ST_Scale(
-		'POLYHEDRALSURFACE Z(((0 0 0, 0 1 0, 1 1 0, 1 0 0, 0 0 0)), ((0 0 1, 1 0 1, 1 1 1, 0 1 1, 0 0 1)),
-		 ((0 0 0, 1 0 0, 1 0 1, 0 0 1, 0 0 0)), ((0 1 0, 0 1 1, 1 1 1, 1 1 0, 0 1 0)),
-		 ((0 0 0, 0 0 1, 0 1 1, 0 1 0, 0 0 0)), ((1 0 0, 1 1 0, 1 1 1, 1 0 1, 1 0 0)))'::geometry,
-		s, s, s), x, y, z) $$;
+\set cube_fn cube_at
+\i test/regress/fixtures/cube.sql
 INSERT INTO sj_ore VALUES
 	(1, cube_at(0, 0, 0, 4)),
 	(2, cube_at(1, 1, 1, 1)),
@@ -117,3 +109,5 @@ SELECT * FROM ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM sj_holes', 'SE
 -- an open surface flagged solid is just a surface to the intersection join
 SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM sj_holes',
 	$$SELECT 1::bigint, ST_MakeSolid('TIN Z(((0 0 0, 1 0 0, 0 1 0, 0 0 0)))'::geometry)$$);
+DROP TABLE sj_ore, sj_samples, sj_located, sj_holes, sj_solids;
+DROP FUNCTION cube_at(float8, float8, float8, float8);

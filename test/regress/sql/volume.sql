@@ -145,9 +145,7 @@ SELECT ST_ExactVolume('LINESTRING Z(0 0 0, 1 1 1)');
 SELECT ST_ExactForceOutward('MULTILINESTRING Z((0 0 0, 1 1 1))');
 SELECT ST_ExactVolume('TIN EMPTY') AS empty_volume, ST_AsText(ST_ExactForceOutward('TIN EMPTY')) AS empty_outward;
 -- The SRID is kept; the solid flag plays no part.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS postgis_sfcgal;
-RESET client_min_messages;
+\i test/regress/fixtures/sfcgal.sql
 SELECT ST_SRID(ST_ExactForceOutward(ST_SetSRID(ST_Reverse(geom), 32719))) AS srid,
        ST_ExactVolume(ST_MakeSolid(geom)) = ST_ExactVolume(geom) AS flag_ignored
 FROM vol_bodies WHERE name = 'utm_box';
