@@ -36,6 +36,15 @@ mkdir -p "$work/mine" && demo/bin/minegen --size "$size" --out "$work/mine" >/de
 pg_psql "-q -v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
 pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
 echo "$size mine generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
+# the full join's pairs on each device, store off and on: one digest
+echo '## pairs of the full join (SRF), every device and store setting' >> "$report"
+echo '```' >> "$report"
+for d in $devices; do
+	for s in off on on; do
+		pg_psql "-At -c \"SET exactgpu.device = '$d'\" -c \"SET exactgpu.resident = $s\" -c \"SELECT '$d, store $s: ' || count(*) || ' pairs, md5 ' || md5(string_agg(left_id || ':' || right_id, ',' ORDER BY left_id, right_id)) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+	done
+done
+echo '```' >> "$report"
 echo '```' >> "$report"
 pg_psql "-q -f $work/bench/sql/resident.sql"
 for d in $devices; do
