@@ -2,7 +2,7 @@
 -- each forced alternative, on the mine in drill_holes / ore_bodies (minegen's
 -- schema; bench/sql/plan_shapes.sh loads it). Derived here: samples (points
 -- on the holes), collars (the holes' first points, 2D), four tenements over
--- the collars, the view ore_view. psql variables: reps (default plan runs,
+-- the collars (in the collars' SRID), the view ore_view. psql variables: reps (default plan runs,
 -- best kept), timeout_ms (a run past it counts as that), lo (first hole id
 -- of the hole ranges), samples (how many), alts (which forced plans).
 -- Markdown rows to stdout.
@@ -18,8 +18,9 @@ CREATE TABLE samples AS SELECT row_number() OVER () AS sample_id, geom FROM (
   SELECT (ST_DumpPoints(geom)).geom FROM drill_holes ORDER BY hole_id LIMIT :samples) s;
 CREATE TABLE collars AS SELECT hole_id, ST_Force2D(ST_StartPoint(geom)) AS geom FROM drill_holes;
 CREATE TABLE tenements AS
-  SELECT t AS tenement_id, 'T' || t AS name, ST_MakeEnvelope(x0 + (x1 - x0) * (t - 1) / 4, y0 - 1, x0 + (x1 - x0) * t / 4, y1 + 1) AS geom
-  FROM (SELECT ST_XMin(e) x0, ST_XMax(e) x1, ST_YMin(e) y0, ST_YMax(e) y1 FROM (SELECT ST_Extent(geom) e FROM collars) e) e,
+  SELECT t AS tenement_id, 'T' || t AS name, ST_MakeEnvelope(x0 + (x1 - x0) * (t - 1) / 4, y0 - 1, x0 + (x1 - x0) * t / 4, y1 + 1, srid) AS geom
+  FROM (SELECT ST_XMin(e) x0, ST_XMax(e) x1, ST_YMin(e) y0, ST_YMax(e) y1,
+          (SELECT ST_SRID(geom) FROM collars LIMIT 1) srid FROM (SELECT ST_Extent(geom) e FROM collars) e) e,
     generate_series(1, 4) t;
 CREATE INDEX ON samples USING gist (geom gist_geometry_ops_nd);
 CREATE INDEX ON collars USING gist (geom);
