@@ -10,10 +10,10 @@
  * and never after, so reading one needs no lock, only a pin.
  *
  * Eviction: least recently used first among the entries no one has pinned,
- * when an allocation finds no room. Pins are released at the end of the
- * transaction that took them (commit, abort, a parallel worker's end), so an
- * error or a cancel leaks none; a crash restart reinitialises the shared
- * memory, and the store starts empty.
+ * when an allocation, or the hash of entries, finds no room. Pins are
+ * released at the end of the transaction that took them (commit, abort, a
+ * parallel worker's end), so an error or a cancel leaks none; a crash
+ * restart reinitialises the shared memory, and the store starts empty.
  */
 #include "postgres.h"
 
@@ -428,8 +428,15 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 				break;
 		}
 	}
+	/*
+	 * The hash has room for one entry per 32 kB of the budget: blocks of small
+	 * bodies fill it before the area, and then it is the hash that evicts
+	 * (else nothing new would be kept again, however cold the entries).
+	 */
 	if (DsaPointerIsValid(dp))
-		e = hash_search(resident_hash, key, HASH_ENTER_NULL, &found);
+		while ((e = hash_search(resident_hash, key, HASH_ENTER_NULL, &found)) == NULL &&
+			   evict_one())
+			;
 	if (e == NULL)
 	{
 		if (DsaPointerIsValid(dp))

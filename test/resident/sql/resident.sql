@@ -133,6 +133,36 @@ SELECT exactgpu_resident_keep(geom) AS kept_big FROM rs_bodies WHERE id = 1000;
 SELECT not_kept > :not_kept_before AS counted_not_kept FROM exactgpu_resident;
 SELECT * FROM rs_same('big body');
 
+-- small bodies fill the hash of entries (one per 32 kB of the store: 256
+-- here) before the area: the hash evicts too, the least recently used first
+CREATE TABLE rs_small (id int PRIMARY KEY, geom geometry);
+ALTER TABLE rs_small ALTER COLUMN geom SET STORAGE EXTERNAL;
+INSERT INTO rs_small
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', i + random(), random(), random()) AS a,
+		format('%s %s %s', i + random(), random(), random()) AS b,
+		format('%s %s %s', i + random(), random(), random()) AS c,
+		format('%s %s %s', i + random(), random(), random()) AS d
+	FROM generate_series(0, 299) i, generate_series(1, 8) t) v
+GROUP BY i;
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT evictions AS evictions_before, not_kept AS not_kept_before FROM exactgpu_resident \gset
+SELECT exactgpu_prewarm('rs_small', 'geom') AS prewarmed_small;
+SELECT entries AS entries_small, evictions - :evictions_before AS evicted_small,
+	not_kept - :not_kept_before AS not_kept_small, bytes < capacity_bytes / 2 AS area_half_empty
+FROM exactgpu_resident;
+-- the last ones kept (in the prewarm's scan order) are the ones found
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT exactgpu_prewarm('rs_small', 'geom') AS prewarmed_again;
+SELECT hits AS hits_before FROM exactgpu_resident \gset
+SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS kept_again
+FROM (SELECT geom FROM rs_small ORDER BY ctid OFFSET 200) s;
+SELECT hits - :hits_before AS found_resident FROM exactgpu_resident;
+DROP TABLE rs_small;
+
+
 DROP FUNCTION rs_same(text);
 DROP FUNCTION rs_batch(text);
 DROP FUNCTION rs_pairs();
