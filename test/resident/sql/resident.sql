@@ -162,6 +162,35 @@ FROM (SELECT geom FROM rs_small ORDER BY ctid OFFSET 200) s;
 SELECT hits - :hits_before AS found_resident FROM exactgpu_resident;
 DROP TABLE rs_small;
 
+-- a join whose inner query changes exactgpu.nonplanar_faces after the join
+-- made its batches: its side is kept under the batches' policy, which the
+-- next joins (under the new setting) borrow or read, never refuse
+CREATE TABLE rs_pb (id int PRIMARY KEY, geom geometry);
+INSERT INTO rs_pb
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS a,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS b,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS c,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS d
+	FROM generate_series(0, 3) i, generate_series(0, 199) t) v
+GROUP BY i;
+CREATE TABLE rs_ph (id int, geom geometry);
+INSERT INTO rs_ph SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x + 0.2, y, 2))
+FROM (SELECT i, 4 * random() AS x, random() AS y FROM generate_series(1, 30) i) s;
+SET exactgpu.resident = off;
+SELECT count(*) AS pairs_off FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb') \gset
+SET exactgpu.resident = on;
+SELECT count(*) = :pairs_off AS same_changing FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM rs_ph WHERE set_config(''exactgpu.nonplanar_faces'', ''triangulate'', false) IS NOT NULL',
+	'SELECT id, geom FROM rs_pb');
+SHOW exactgpu.nonplanar_faces;
+SELECT count(*) = :pairs_off AS same_after FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+SELECT count(*) = :pairs_off AS same_again FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+RESET exactgpu.nonplanar_faces;
+SELECT count(*) = :pairs_off AS same_reset FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+DROP TABLE rs_pb, rs_ph;
 
 DROP FUNCTION rs_same(text);
 DROP FUNCTION rs_batch(text);
