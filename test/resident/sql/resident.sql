@@ -160,7 +160,20 @@ SELECT hits AS hits_before FROM exactgpu_resident \gset
 SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS kept_again
 FROM (SELECT geom FROM rs_small ORDER BY ctid OFFSET 200) s;
 SELECT hits - :hits_before AS found_resident FROM exactgpu_resident;
-DROP TABLE rs_small;
+-- a transaction pins an entry once however often it takes it: holes
+-- outer, the 300 bodies inner (more than a call site keeps)
+CREATE TABLE rs_small_holes AS SELECT i AS id,
+	ST_MakeLine(ST_MakePoint(i * 15 + 0.5, 0.5, -1), ST_MakePoint(i * 15 + 0.6, 0.5, 2)) AS geom
+FROM generate_series(0, 19) i;
+BEGIN;
+SET LOCAL exactgpu.enable_batch_join = off;
+SELECT count(*) >= 0 AS joined FROM rs_small_holes h, LATERAL (SELECT b.id FROM rs_small b
+	WHERE ST_ExactIntersects3D(b.geom, h.geom) AND h.id IS NOT NULL OFFSET 0) x;
+SELECT max(pins) AS most_pins, count(*) FILTER (WHERE pins > 0) > 200 AS many_pinned
+FROM exactgpu_resident_entries();
+COMMIT;
+SELECT count(*) FILTER (WHERE pins > 0) AS pinned_after FROM exactgpu_resident_entries();
+DROP TABLE rs_small, rs_small_holes;
 
 -- a join whose inner query changes exactgpu.nonplanar_faces after the join
 -- made its batches: its side is kept under the batches' policy, which the
