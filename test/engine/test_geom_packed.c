@@ -180,6 +180,19 @@ test_same_answers(void)
 	test_mesh_free(&m);
 }
 
+/* Do count elements of elem bytes at p lie in [block, block + size)? (no overflow) */
+static bool
+lies_in(const void *p, uint64_t count, uint64_t elem, const uint8_t *block, size_t size)
+{
+	const uint8_t *q = p;
+
+	if (count == 0)
+		return true;
+	if (q < block || q > block + size || count > (size - (size_t) (q - block)) / elem)
+		return false;
+	return true;
+}
+
 static void
 test_torn_blocks(void)
 {
@@ -212,26 +225,41 @@ test_torn_blocks(void)
 	memcpy(bad, block, size);
 	bad[0] ^= 1;
 	CHECK(exg_prepared_borrow(bad, size, &b, &err) == EXG_ERR_ARGUMENT, "wrong magic");
-	/* every 8-byte word of the header, in turn, set out of range */
-	for (size_t off = 8; off < 512 && off + 8 <= size; off += 8)
-	{
-		uint64_t	huge = (uint64_t) 1 << 60;
-		exg_status	st;
-
-		memcpy(bad, block, size);
-		memcpy(bad + off, &huge, 8);
-		st = exg_prepared_borrow(bad, size, &b, &err);
-		if (st == EXG_OK)
+	/* every 8-byte word of the header, in turn, set out of range: 2^60, and
+	 * all ones (a count whose "+ 1" wraps to 0) */
+	for (int w = 0; w < 2; w++)
+		for (size_t off = 8; off < 512 && off + 8 <= size; off += 8)
 		{
-			/* a word that is no count or offset (a box bound, a flag byte
-			 * group): the borrowed arrays must still lie in the block */
-			CHECK(b.shape.nverts == 0 ||
-				  ((uint8_t *) b.shape.xyz >= bad &&
-				   (uint8_t *) (b.shape.xyz + 3 * b.shape.nverts) <= bad + size),
-				  "word %zu: vertices outside the block", off);
-			exg_prepared_free(&b);
+			uint64_t	huge = w == 0 ? (uint64_t) 1 << 60 : UINT64_MAX;
+			exg_status	st;
+
+			memcpy(bad, block, size);
+			memcpy(bad + off, &huge, 8);
+			st = exg_prepared_borrow(bad, size, &b, &err);
+			if (st == EXG_OK)
+			{
+				/* a word that is no count or offset (a box bound, a flag
+				 * byte group): the borrowed arrays must still lie in the
+				 * block */
+				CHECK(lies_in(b.shape.xyz, b.shape.nverts, 3 * sizeof(double), bad, size),
+					  "word %zu = %#llx: vertices outside the block", off,
+					  (unsigned long long) huge);
+				CHECK(b.shape.nrings == 0 ||
+					  (b.shape.nrings < size &&
+					   lies_in(b.shape.ring_start, b.shape.nrings + 1, sizeof(size_t), bad, size)),
+					  "word %zu = %#llx: ring starts outside the block", off,
+					  (unsigned long long) huge);
+				CHECK(lies_in(b.shape.comps, b.shape.ncomps, sizeof(exg_comp), bad, size),
+					  "word %zu = %#llx: components outside the block", off,
+					  (unsigned long long) huge);
+				CHECK(!b.view3d.built ||
+					  (lies_in(b.view3d.prims.prims, b.view3d.prims.nprims, sizeof(exg_prim), bad, size) &&
+					   lies_in(b.view3d.prims.boxes, b.view3d.prims.nprims, 6 * sizeof(double), bad, size)),
+					  "word %zu = %#llx: primitives outside the block", off,
+					  (unsigned long long) huge);
+				exg_prepared_free(&b);
+			}
 		}
-	}
 	exg_prepared_free(&g);
 	free(block);
 	free(bad);

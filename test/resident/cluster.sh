@@ -85,6 +85,37 @@ grep -q 'aborted\|ERROR' "$out/pgbench.log" && fail "a client saw the store diff
 grep -q 'number of transactions actually processed' "$out/pgbench.log" || fail "pgbench did not run"
 q -At -c "SELECT 'checks passed; store: ' || entries || ' entries, ' || hits || ' hits, ' || evictions || ' evictions' FROM exactgpu_resident"
 
+echo "== resident: a crash restart starts the store empty and answers as before"
+q -At -c "SELECT exactgpu_prewarm('bodies', 'geom')" >/dev/null
+# a backend holding pins on every body when it is killed
+q -c "SET exactgpu.enable_batch_join = off" -c "BEGIN" \
+	-c "SELECT count(*) FROM holes h, bodies b WHERE ST_ExactIntersects3D(b.geom, h.geom)" \
+	-c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+victim=""
+for i in $(seq 1 40); do
+	victim=$(q -At -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+	[ -n "$victim" ] && break
+	sleep 0.25
+done
+[ -n "$victim" ] || fail "the pinning backend did not start"
+pinned=$(q -At -c "SELECT count(*) FROM exactgpu_resident_entries() WHERE pins > 0")
+[ "$pinned" -gt 0 ] || fail "the backend to kill holds no pins"
+kill -9 "$victim"
+wait 2>/dev/null || true
+up=no
+for i in $(seq 1 60); do
+	if q -At -c "SELECT 1" >/dev/null 2>&1; then up=yes; break; fi
+	sleep 0.5
+done
+[ "$up" = yes ] || fail "the server did not come back after the crash"
+after=$(q -At -c "SELECT entries || ' ' || bytes || ' ' || hits FROM exactgpu_resident")
+[ "$after" = "0 0 0" ] || fail "the store after a crash restart: $after (entries, bytes, hits), not empty"
+q -At -c "BEGIN ISOLATION LEVEL REPEATABLE READ" -c "SELECT check_same()" -c "SELECT check_same()" -c "COMMIT" >/dev/null \
+	|| fail "answers differ after the crash restart"
+kept=$(q -At -c "SELECT entries > 0 AND hits > 0 FROM exactgpu_resident")
+[ "$kept" = t ] || fail "the store keeps nothing after the crash restart"
+echo "killed a backend holding $pinned pins: the store restarted empty, and keeps and answers as before"
+
 echo "== resident: a TOAST value OID given again to another body"
 q <<'SQL'
 CREATE TABLE reuse (id int, geom geometry);
@@ -114,4 +145,4 @@ same=$(q -At -c "SELECT (SELECT count(*) FROM holes h, reuse r
 	WHERE ST_ExactIntersects3D(r.geom, h.geom)) = (SELECT count(*) FROM holes h, bodies b
 	WHERE b.id = 7 AND ST_ExactIntersects3D(ST_Translate(b.geom, 0.5, 0, 0), h.geom))")
 [ "$same" = t ] || fail "the second body's answers are not its own"
-echo "resident: 3 passed, 0 failed"
+echo "resident: 4 passed, 0 failed"

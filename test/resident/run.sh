@@ -9,7 +9,9 @@
 #      join row by row in REPEATABLE READ and SERIALIZABLE transactions,
 #      each comparing, in one snapshot, the store's answer with the answer
 #      without it (a difference raises an error, which aborts the client);
-#   3. identity: a TOAST value OID forced to be given again (DELETE, VACUUM,
+#   3. crash restart: a backend holding pins killed; the store comes back
+#      empty, then keeps and answers as before;
+#   4. identity: a TOAST value OID forced to be given again (DELETE, VACUUM,
 #      pg_resetwal -o) to another body: the two bodies' keys differ (their
 #      first chunks' xmin), and the answers are the second body's.
 # The extension must be installed in the PostgreSQL of PG_CONFIG (default:

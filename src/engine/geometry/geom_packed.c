@@ -170,6 +170,8 @@ exg_prepared_borrow(const void *block, size_t size, exg_prepared *out, exg_error
 	memcpy(&h, b, sizeof(h));
 	if (h.magic != PACK_MAGIC || h.version != PACK_VERSION || h.size != size ||
 		!inside(h.off_xyz, h.nverts, 3 * sizeof(double), size) ||
+		/* nrings + 1 ring starts: a count of all ones would wrap to none */
+		h.nrings >= UINT64_MAX / sizeof(size_t) ||
 		!inside(h.off_rings, h.nrings ? h.nrings + 1 : 0, sizeof(size_t), size) ||
 		!inside(h.off_comps, h.ncomps, sizeof(exg_comp), size))
 		return exg_fail(err, EXG_ERR_ARGUMENT, "packed geometry: not a block of this build");

@@ -52,10 +52,16 @@ exactgpu_resident_batch_get(ExactgpuRows *rows, exg_batch *batch, ResidentBatchW
 	if (!exactgpu_resident_enabled() || rows->n > 0 || rows->ntoast == 0 ||
 		rows->toast_bytes < BATCH_MIN_ROW_BYTES * rows->ntoast)
 		return false;
+	/*
+	 * Keyed by the batch's own policy, which its block records and a borrow
+	 * checks: the setting may have changed since the batch was made (an
+	 * inner query's set_config), and a block kept under the setting's key
+	 * would then fail every later borrow.
+	 */
 	keys = palloc(sizeof(ResidentKey) * rows->ntoast);
 	for (size_t i = 0; i < rows->ntoast; i++)
 		if (!exactgpu_resident_key((const struct varlena *) rows->toast[i].ptr,
-								   exactgpu_nonplanar_faces, &keys[i]))
+								   (int32) batch->policy, &keys[i]))
 		{
 			pfree(keys);
 			return false;
@@ -67,7 +73,7 @@ exactgpu_resident_batch_get(ExactgpuRows *rows, exg_batch *batch, ResidentBatchW
 	want->key.rawsize = batch->naxes;
 	want->key.extinfo = (uint32) hash;
 	want->key.chunk_xmin = (TransactionId) (hash >> 32);
-	want->key.kind = KIND_BATCH | exactgpu_nonplanar_faces;
+	want->key.kind = KIND_BATCH | (int32) batch->policy;
 	want->rows = keys;
 	want->nrows = rows->ntoast;
 

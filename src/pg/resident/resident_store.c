@@ -10,10 +10,10 @@
  * and never after, so reading one needs no lock, only a pin.
  *
  * Eviction: least recently used first among the entries no one has pinned,
- * when an allocation finds no room. Pins are released at the end of the
- * transaction that took them (commit, abort, a parallel worker's end), so an
- * error or a cancel leaks none; a crash restart reinitialises the shared
- * memory, and the store starts empty.
+ * when an allocation, or the hash of entries, finds no room. Pins are
+ * released at the end of the transaction that took them (commit, abort, a
+ * parallel worker's end), so an error or a cancel leaks none; a crash
+ * restart reinitialises the shared memory, and the store starts empty.
  */
 #include "postgres.h"
 
@@ -78,10 +78,22 @@ static dsa_area *area = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-/* This backend's pins, released at the end of its transaction. */
-static ResidentEntry **pinned = NULL;
-static int	npinned = 0;
-static int	maxpinned = 0;
+/*
+ * This backend's pins, released at the end of its transaction: one shared
+ * pin per entry however often the transaction takes it (a nested loop whose
+ * inner bodies overflow the 8-entry call-site cache gets each body once per
+ * outer row: 51,200 pins on 256 entries for 200 rows, a list growing with
+ * every call), and how many times it took it, for
+ * exactgpu_resident_unpin. Keyed by the block's address.
+ */
+typedef struct LocalPin
+{
+	const void *block;			/* hash key: first */
+	ResidentEntry *entry;
+	int64		uses;
+} LocalPin;
+
+static HTAB *local_pins = NULL;
 static uint64 generation = 1;
 static bool callbacks_set = false;
 
@@ -176,17 +188,21 @@ exactgpu_resident_init(void)
 static void
 release_pins(void)
 {
-	if (npinned > 0 && shared != NULL)
+	if (local_pins != NULL && hash_get_num_entries(local_pins) > 0 && shared != NULL)
 	{
+		HASH_SEQ_STATUS seq;
+		LocalPin   *lp;
+
 		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-		for (int i = 0; i < npinned; i++)
+		hash_seq_init(&seq, local_pins);
+		while ((lp = hash_seq_search(&seq)) != NULL)
 		{
-			Assert(pinned[i]->pins > 0);
-			pinned[i]->pins--;
+			Assert(lp->entry->pins > 0);
+			lp->entry->pins--;
+			hash_search(local_pins, &lp->block, HASH_REMOVE, NULL);
 		}
 		LWLockRelease(shared->lock);
 	}
-	npinned = 0;
 	generation++;
 }
 
@@ -225,6 +241,14 @@ attach(void)
 		return false;
 	if (!callbacks_set)
 	{
+		HASHCTL		ctl;
+
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(const void *);
+		ctl.entrysize = sizeof(LocalPin);
+		ctl.hcxt = TopMemoryContext;
+		local_pins = hash_create("exactgpu resident pins", 64, &ctl,
+								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 		RegisterXactCallback(resident_xact_callback, NULL);
 		before_shmem_exit(resident_exit, (Datum) 0);
 		callbacks_set = true;
@@ -313,31 +337,26 @@ exactgpu_resident_key(const struct varlena *raw, int32 kind, ResidentKey *key)
 	return found;
 }
 
-/* Room for one more pin in the local list (before the lock is taken). */
-static void
-reserve_pin(void)
-{
-	if (npinned < maxpinned)
-		return;
-	if (pinned == NULL)
-	{
-		maxpinned = 64;
-		pinned = MemoryContextAlloc(TopMemoryContext, sizeof(ResidentEntry *) * maxpinned);
-	}
-	else
-	{
-		maxpinned *= 2;
-		pinned = repalloc(pinned, sizeof(ResidentEntry *) * maxpinned);
-	}
-}
-
-/* Pin e for this transaction (the lock held, the room reserved). */
+/*
+ * Pin e for this transaction (the lock held). The local entry first: should
+ * it fail (out of memory, an ERROR under the lock, which the abort releases)
+ * nothing is pinned.
+ */
 static void
 pin(ResidentEntry *e)
 {
-	e->pins++;
+	const void *block = dsa_get_address(area, e->block);
+	bool		found;
+	LocalPin   *lp = hash_search(local_pins, &block, HASH_ENTER, &found);
+
+	if (!found)
+	{
+		lp->entry = e;
+		lp->uses = 0;
+		e->pins++;
+	}
+	lp->uses++;
 	e->last_used = ++shared->tick;
-	pinned[npinned++] = e;
 }
 
 const void *
@@ -348,7 +367,6 @@ exactgpu_resident_get(const ResidentKey *key, Size *size)
 
 	if (!exactgpu_resident_enabled() || !attach())
 		return NULL;
-	reserve_pin();
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	e = hash_search(resident_hash, key, HASH_FIND, NULL);
 	if (e != NULL && e->ready)
@@ -403,9 +421,16 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 
 	if (!exactgpu_resident_enabled() || !attach())
 		return NULL;
-	reserve_pin();
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	e = hash_search(resident_hash, key, HASH_FIND, NULL);
+	if (e != NULL && !e->ready && e->pins == 0)
+	{
+		/* abandoned: its filler's pin failed (pin()), so no fill is under way */
+		dsa_free(area, e->block);
+		shared->evictions++;
+		hash_search(resident_hash, key, HASH_REMOVE, NULL);
+		e = NULL;
+	}
 	if (e != NULL)
 	{
 		/* kept meanwhile by another backend (or being written: don't wait) */
@@ -428,8 +453,15 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 				break;
 		}
 	}
+	/*
+	 * The hash has room for one entry per 32 kB of the budget: blocks of small
+	 * bodies fill it before the area, and then it is the hash that evicts
+	 * (else nothing new would be kept again, however cold the entries).
+	 */
 	if (DsaPointerIsValid(dp))
-		e = hash_search(resident_hash, key, HASH_ENTER_NULL, &found);
+		while ((e = hash_search(resident_hash, key, HASH_ENTER_NULL, &found)) == NULL &&
+			   evict_one())
+			;
 	if (e == NULL)
 	{
 		if (DsaPointerIsValid(dp))
@@ -538,13 +570,14 @@ exactgpu_resident_evict_all(void)
 void
 exactgpu_resident_unpin(const void *block)
 {
-	for (int i = npinned - 1; i >= 0; i--)
-		if (dsa_get_address(area, pinned[i]->block) == block)
-		{
-			LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-			pinned[i]->pins--;
-			LWLockRelease(shared->lock);
-			pinned[i] = pinned[--npinned];
-			return;
-		}
+	LocalPin   *lp = local_pins ? hash_search(local_pins, &block, HASH_FIND, NULL) : NULL;
+
+	/* another use of it in this transaction may still read it */
+	if (lp == NULL || --lp->uses > 0)
+		return;
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	Assert(lp->entry->pins > 0);
+	lp->entry->pins--;
+	LWLockRelease(shared->lock);
+	hash_search(local_pins, &block, HASH_REMOVE, NULL);
 }

@@ -133,6 +133,78 @@ SELECT exactgpu_resident_keep(geom) AS kept_big FROM rs_bodies WHERE id = 1000;
 SELECT not_kept > :not_kept_before AS counted_not_kept FROM exactgpu_resident;
 SELECT * FROM rs_same('big body');
 
+-- small bodies fill the hash of entries (one per 32 kB of the store: 256
+-- here) before the area: the hash evicts too, the least recently used first
+CREATE TABLE rs_small (id int PRIMARY KEY, geom geometry);
+ALTER TABLE rs_small ALTER COLUMN geom SET STORAGE EXTERNAL;
+INSERT INTO rs_small
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', i + random(), random(), random()) AS a,
+		format('%s %s %s', i + random(), random(), random()) AS b,
+		format('%s %s %s', i + random(), random(), random()) AS c,
+		format('%s %s %s', i + random(), random(), random()) AS d
+	FROM generate_series(0, 299) i, generate_series(1, 8) t) v
+GROUP BY i;
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT evictions AS evictions_before, not_kept AS not_kept_before FROM exactgpu_resident \gset
+SELECT exactgpu_prewarm('rs_small', 'geom') AS prewarmed_small;
+SELECT entries AS entries_small, evictions - :evictions_before AS evicted_small,
+	not_kept - :not_kept_before AS not_kept_small, bytes < capacity_bytes / 2 AS area_half_empty
+FROM exactgpu_resident;
+-- the last ones kept (in the prewarm's scan order) are the ones found
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT exactgpu_prewarm('rs_small', 'geom') AS prewarmed_again;
+SELECT hits AS hits_before FROM exactgpu_resident \gset
+SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS kept_again
+FROM (SELECT geom FROM rs_small ORDER BY ctid OFFSET 200) s;
+SELECT hits - :hits_before AS found_resident FROM exactgpu_resident;
+-- a transaction pins an entry once however often it takes it: holes
+-- outer, the 300 bodies inner (more than a call site keeps)
+CREATE TABLE rs_small_holes AS SELECT i AS id,
+	ST_MakeLine(ST_MakePoint(i * 15 + 0.5, 0.5, -1), ST_MakePoint(i * 15 + 0.6, 0.5, 2)) AS geom
+FROM generate_series(0, 19) i;
+BEGIN;
+SET LOCAL exactgpu.enable_batch_join = off;
+SELECT count(*) >= 0 AS joined FROM rs_small_holes h, LATERAL (SELECT b.id FROM rs_small b
+	WHERE ST_ExactIntersects3D(b.geom, h.geom) AND h.id IS NOT NULL OFFSET 0) x;
+SELECT max(pins) AS most_pins, count(*) FILTER (WHERE pins > 0) > 200 AS many_pinned
+FROM exactgpu_resident_entries();
+COMMIT;
+SELECT count(*) FILTER (WHERE pins > 0) AS pinned_after FROM exactgpu_resident_entries();
+DROP TABLE rs_small, rs_small_holes;
+
+-- a join whose inner query changes exactgpu.nonplanar_faces after the join
+-- made its batches: its side is kept under the batches' policy, which the
+-- next joins (under the new setting) borrow or read, never refuse
+CREATE TABLE rs_pb (id int PRIMARY KEY, geom geometry);
+INSERT INTO rs_pb
+SELECT i, ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')')
+FROM (SELECT i, format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS a,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS b,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS c,
+		format('%s %s %s', i + (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS d
+	FROM generate_series(0, 3) i, generate_series(0, 199) t) v
+GROUP BY i;
+CREATE TABLE rs_ph (id int, geom geometry);
+INSERT INTO rs_ph SELECT i, ST_MakeLine(ST_MakePoint(x, y, -1), ST_MakePoint(x + 0.2, y, 2))
+FROM (SELECT i, 4 * random() AS x, random() AS y FROM generate_series(1, 30) i) s;
+SET exactgpu.resident = off;
+SELECT count(*) AS pairs_off FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb') \gset
+SET exactgpu.resident = on;
+SELECT count(*) = :pairs_off AS same_changing FROM ST_ExactIntersects3DJoin(
+	'SELECT id, geom FROM rs_ph WHERE set_config(''exactgpu.nonplanar_faces'', ''triangulate'', false) IS NOT NULL',
+	'SELECT id, geom FROM rs_pb');
+SHOW exactgpu.nonplanar_faces;
+SELECT count(*) = :pairs_off AS same_after FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+SELECT count(*) = :pairs_off AS same_again FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+RESET exactgpu.nonplanar_faces;
+SELECT count(*) = :pairs_off AS same_reset FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
+DROP TABLE rs_pb, rs_ph;
+
 DROP FUNCTION rs_same(text);
 DROP FUNCTION rs_batch(text);
 DROP FUNCTION rs_pairs();
