@@ -7,7 +7,7 @@
 set -eu
 need="build-essential libgmp-dev"
 [ "${1:-}" = --engine ] || need="$need postgresql-15 postgresql-server-dev-15 postgresql-common
-      postgresql-15-postgis-3 postgresql-15-postgis-3-scripts"
+      postgresql-15-postgis-3 postgresql-15-postgis-3-scripts iproute2 python3"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

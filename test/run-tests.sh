@@ -8,7 +8,11 @@
 #      triangulation, ...; one line each, logs in test/engine/log);
 #   4. install the extension and run the pg_regress suite on a throwaway
 #      cluster (pg_virtualenv), which works as root too;
-#   5. fuzz every SQL function for about a minute on another throwaway
+#   5. the resident store's tests on a cluster with exactgpu preloaded
+#      (test/resident/run.sh) and the sharding recipe on a coordinator and
+#      three shard clusters (test/shard/run.sh);
+#   6. no include or call cycles (make check-cycles);
+#   7. fuzz every SQL function for about a minute on another throwaway
 #      cluster (test/fuzz/fuzz.sh; FUZZ_SECONDS to change, 0 to skip).
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,6 +28,9 @@ if ! pg_virtualenv -v 15 make installcheck; then
 	cat regression.diffs 2>/dev/null || true
 	exit 1
 fi
+sh test/resident/run.sh
+sh test/shard/run.sh
+make check-cycles
 if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
 	pg_virtualenv -v 15 test/fuzz/fuzz.sh "${FUZZ_SECONDS:-60}" 2 || exit 1
 fi
