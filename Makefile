@@ -15,7 +15,8 @@ EXTVERSION  = 0.3.0
 MODULE_big  = exactgpu
 
 # The engine: one folder per feature family (exact, geometry, join, boxjoin,
-# solid, batch, runtime), each with its CPU .c beside its GPU .cu twin.
+# solid, batch, runtime, drill, mesh), each with its CPU .c beside its GPU
+# .cu twin; src/engine/exactgpu_engine.h is the PostgreSQL layer's view of it.
 # gpu_absent.c is the GPU back-end of a build without CUDA.
 ENGINE_DIRS    = $(sort $(dir $(wildcard src/engine/*/*)))
 ENGINE_HEADERS = $(wildcard src/engine/*.h src/engine/*/*.h src/engine/*/*.cuh)
@@ -24,8 +25,9 @@ ENGINE_SRCS    = $(filter-out $(GPU_ABSENT),$(sort $(wildcard src/engine/*/*.c))
 ENGINE_INC     = $(patsubst %/,-I%,$(ENGINE_DIRS))
 # The PostgreSQL layer by role: sql/ (SQL entry points), planner/ (custom
 # paths, support functions, costs), read/ (inner queries, detoasting, the
-# parallel read), exec/ (the custom scans' executors, result rows); the
-# module itself (GUCs, errors) at its top.
+# parallel read), exec/ (the one batch-join driver, the custom scans'
+# executors, result rows), resident/ (the shared store of prepared
+# geometry); the module itself (GUCs, errors) at its top.
 PG_DIRS        = src/pg/ $(sort $(dir $(wildcard src/pg/*/*)))
 PG_INC         = $(patsubst %/,-I%,$(PG_DIRS))
 PG_SRCS        = $(sort $(wildcard src/pg/*.c src/pg/*/*.c))

@@ -55,9 +55,9 @@ typedef enum ExactgpuParallelRead
 	EXACTGPU_PARALLEL_READ_OFF
 } ExactgpuParallelRead;
 extern int	exactgpu_parallel_read;
-/* exactgpu.read_in_place: sides of TOAST rows laid out in place (join_read_parallel.c). */
+/* exactgpu.read_in_place: sides of TOAST rows laid out in place (read_in_place.c). */
 extern bool exactgpu_read_in_place;
-/* exactgpu.read_biggest_first: the readers claim the biggest rows first (join_read_parallel.c). */
+/* exactgpu.read_biggest_first: the readers claim the biggest rows first (read_tasks.c). */
 extern bool exactgpu_read_biggest_first;
 
 void		exactgpu_define_join_gucs(void);

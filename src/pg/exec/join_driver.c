@@ -3,7 +3,7 @@
  * options, engine, errors named by row, report.
  *
  * Data flow: rows (ids + serialized geometries, join_rows.c) → batches or
- * boxes (the parallel read, join_read_parallel.c) → the engine's join →
+ * boxes (the parallel read, read/read_*.c) → the engine's join →
  * row pairs, handed back to the caller, which turns them into result rows
  * or joined tuples.
  */

@@ -5,7 +5,7 @@
  *
  * Every constant is a measurement, in cpu_operator_cost units ("ops"; one
  * is about 7 ns on the 2-core build machine: 2026-11-24-cpu2-cost-model.md).
- * How each was measured is said beside it; bench/sql/call_cost.sql re-measures
+ * How each was measured is said beside it; bench/sql/cost_model_calls.sql re-measures
  * the row-by-row ones, bench/sql/plan_shapes.sh checks the plans they choose
  * against the forced alternatives (results: bench/results/).
  */

@@ -424,7 +424,7 @@ exactgpu_batch_recv(PG_FUNCTION_ARGS)
  *
  * Geometries stored out of line (ore bodies) are kept as TOAST pointers in
  * the transition state and detoasted by the final function, by parallel
- * workers when it pays (join_read_parallel.c): detoasting them is what the
+ * workers when it pays (read/read_flatten.c): detoasting them is what the
  * aggregate costs, and a parallel aggregate could not spread it (a table of
  * 100 bodies is one heap block of pointers). The pointers stay valid until
  * the final function, in the same statement. Those rows come after the
