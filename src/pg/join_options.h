@@ -92,6 +92,7 @@ typedef struct ExactgpuJoinReport
 	char		semantics[32];	/* "3D", "2D" or "3D point in solid" */
 	int			read_workers;	/* parallel worker processes that flattened rows */
 	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
+	int			read_resident;	/* sides borrowed from the resident store, not read */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

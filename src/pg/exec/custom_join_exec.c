@@ -84,6 +84,7 @@ typedef struct ExactJoinState
 	exg_join_stats stats;
 	char		device_used[96];
 	double		read_ms;
+	int			resident_sides; /* summed over runs: sides borrowed, not read */
 	double		join_ms;
 } ExactJoinState;
 
@@ -340,6 +341,7 @@ run_join(ExactJoinState *ejs)
 	/* EXPLAIN ANALYZE's sums */
 	ejs->runs++;
 	ejs->read_ms += rep->read_ms;
+	ejs->resident_sides += rep->read_resident;
 	ejs->join_ms += rep->join_ms;
 	ejs->stats.candidates += rep->stats.candidates;
 	ejs->stats.hits += rep->stats.hits;
@@ -451,6 +453,9 @@ exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 	ExplainPropertyInteger("Outer Rows Read", NULL, ejs->side[ejs->outer].rows, es);
 	ExplainPropertyInteger("Inner Rows Read", NULL, ejs->side[1 - ejs->outer].rows, es);
+	/* only where the store took part: plans without it read as before */
+	if (ejs->resident_sides > 0)
+		ExplainPropertyInteger("Resident Sides", NULL, ejs->resident_sides, es);
 	ExplainPropertyInteger("Outer Primitives", NULL, ejs->side[ejs->outer].prims, es);
 	ExplainPropertyInteger("Inner Primitives", NULL, ejs->side[1 - ejs->outer].prims, es);
 	ExplainPropertyInteger("Candidates", NULL, ejs->stats.candidates, es);

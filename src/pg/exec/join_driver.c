@@ -170,6 +170,7 @@ report_read(const ExactgpuJoin *j, const char *semantics, const uint64 rows[2],
 	memset(rep, 0, sizeof(*rep));
 	rep->read_workers = rr->workers;
 	rep->read_parallel = rr->parallel;
+	rep->read_resident = rr->resident_sides;
 	rep->left_rows = rows[0];
 	rep->right_rows = rows[1];
 	rep->left_prims = items[0];
@@ -178,10 +179,12 @@ report_read(const ExactgpuJoin *j, const char *semantics, const uint64 rows[2],
 	rep->read_ms = (exg_now_ns() - t_start) / 1e6;
 	if (exactgpu_progress)
 		ereport(NOTICE,
-				(errmsg("%s: read %llu x %llu rows (%llu x %llu %s) in %.1f ms", j->context,
+				(errmsg("%s: read %llu x %llu rows (%llu x %llu %s) in %.1f ms%s", j->context,
 						(unsigned long long) rep->left_rows, (unsigned long long) rep->right_rows,
 						(unsigned long long) rep->left_prims, (unsigned long long) rep->right_prims,
-						unit, rep->read_ms),
+						unit, rep->read_ms,
+						rr->resident_sides == 2 ? ", both sides borrowed from the resident store" :
+						rr->resident_sides == 1 ? ", one side borrowed from the resident store" : ""),
 				 errdetail("query %.1f ms, then %s: detoast %.1f ms, rows parsed here %.1f ms, rows flattened by workers %.1f ms (%d of %d parallel workers, running %.1f to %.1f ms after their launch), gathered %.1f ms (%d of 2 sides laid out in place by the processes: segments made %.1f ms, rows laid out %.1f ms), workers and shared memory released %.1f ms; the processes flattening, summed: detoast %.1f ms, parse %.1f ms, copy %.1f ms, the last done %.1f ms after the launch",
 						   rep->read_ms - rr->detoast_ms - rr->parse_ms - rr->wait_ms -
 						   rr->gather_ms - rr->release_ms,

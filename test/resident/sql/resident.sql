@@ -87,6 +87,22 @@ SELECT count(*) FILTER (WHERE kind = 'join side') AS sides_kept FROM exactgpu_re
 SELECT hits AS hits_before FROM exactgpu_resident \gset
 SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
 SELECT hits - :hits_before AS side_borrowed FROM exactgpu_resident;
+-- a plain JOIN (Custom Scan ExactJoin) borrows the same side, and says so
+CREATE FUNCTION rs_explain(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE l text; r text := '';
+BEGIN
+	FOR l IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		r := r || l || E'\n';
+	END LOOP;
+	RETURN r;
+END
+$$;
+SET enable_nestloop = off;
+SELECT position('Custom Scan (ExactJoin)' IN e) > 0 AS exact_join,
+	position('Resident Sides: 1' IN e) > 0 AS side_borrowed
+FROM rs_explain('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20') e;
+RESET enable_nestloop;
+DROP FUNCTION rs_explain(text);
 -- no pins outlive the transactions that took them
 SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
 
