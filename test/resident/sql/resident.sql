@@ -105,6 +105,17 @@ RESET enable_nestloop;
 DROP FUNCTION rs_explain(text);
 -- no pins outlive the transactions that took them
 SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
+-- nor a statement cancelled while it holds them (statement_timeout in the
+-- middle of a row-by-row join that pins every body it reads); the next
+-- query answers as before
+SET exactgpu.enable_batch_join = off;
+SET statement_timeout = '300ms';
+SELECT count(*) FROM rs_holes h, rs_bodies b
+WHERE ST_ExactIntersects3D(b.geom, h.geom) AND pg_sleep(0.001) IS NOT NULL;
+RESET statement_timeout;
+RESET exactgpu.enable_batch_join;
+SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
+SELECT * FROM rs_same('after a cancel');
 
 -- the prewarm keeps what fits; kept bodies are found by the next query
 SELECT exactgpu_resident_evict() > 0 AS evicted;
