@@ -71,12 +71,6 @@ mesh_report(const exg_error *err, const char *context)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: %s", context, msg)));
 			break;
-		case EXG_ERR_NONFINITE:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: %s", context, msg),
-					 errdetail("Exact predicates are defined only for finite coordinates.")));
-			break;
 		case EXG_ERR_INVALID:
 		case EXG_ERR_NONPLANAR:
 			ereport(ERROR,
@@ -91,7 +85,8 @@ mesh_report(const exg_error *err, const char *context)
 					 errhint("Pass a TIN Z, or a POLYHEDRALSURFACE Z whose faces are triangles.")));
 			break;
 		default:
-			exactgpu_report(err, context);
+			/* NaN and Inf, and the rest, as every function reports them */
+			break;
 	}
 	exactgpu_report(err, context);
 }
