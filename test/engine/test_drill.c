@@ -1,7 +1,7 @@
 /*
  * test_drill.c — the drill family's rounding core and angle reduction.
  *
- * exg_q_nearest must round a rational to the nearest double, ties to even:
+ * exg_mpq_nearest_double must round a rational to the nearest double, ties to even:
  * checked on midpoints of adjacent doubles (the tie), a hair either side of
  * them, and exact doubles, over random magnitudes and both signs. The
  * expected answers come from the construction (a, b adjacent; q built from
@@ -45,13 +45,13 @@ check_nearest(test_rng *r)
 		b = nextafter(a, a > 0 ? INFINITY : -INFINITY);
 		/* exact double */
 		mpq_set_d(q, a);
-		CHECK(exg_q_nearest(q) == a);
+		CHECK(exg_mpq_nearest_double(q) == a);
 		/* the midpoint: ties to even */
 		mpq_set_d(q, a);
 		mpq_set_d(h, b);
 		mpq_add(q, q, h);
 		mpq_div_2exp(q, q, 1);
-		CHECK(exg_q_nearest(q) == (even_last_bit(a) ? a : b), "tie between %a and %a", a, b);
+		CHECK(exg_mpq_nearest_double(q) == (even_last_bit(a) ? a : b), "tie between %a and %a", a, b);
 		/* a hair (2^-200 of the gap) towards b, then towards a */
 		mpq_set_d(h, b);
 		{
@@ -62,9 +62,9 @@ check_nearest(test_rng *r)
 			mpq_sub(gap, h, gap);
 			mpq_div_2exp(gap, gap, 200);
 			mpq_add(h, q, gap);
-			CHECK(exg_q_nearest(h) == b, "just past the midpoint of %a and %a", a, b);
+			CHECK(exg_mpq_nearest_double(h) == b, "just past the midpoint of %a and %a", a, b);
 			mpq_sub(h, q, gap);
-			CHECK(exg_q_nearest(h) == a, "just short of the midpoint of %a and %a", a, b);
+			CHECK(exg_mpq_nearest_double(h) == a, "just short of the midpoint of %a and %a", a, b);
 			mpq_clear(gap);
 		}
 	}

@@ -489,12 +489,12 @@ depth_at(const depth_ctx *d, size_t seg, const mpq_t t)
 			return d->m[seg];
 		mpq_init(v);
 		exg_q_lerp(v, d->m[seg], d->m[seg + 1], t);
-		r = exg_q_nearest(v);
+		r = exg_mpq_nearest_double(v);
 		mpq_clear(v);
 		return r;
 	}
 	/* as the intercepts: the length before, plus t rounded times the segment's */
-	return d->cum[seg] + exg_q_nearest(t) * d->len[seg];
+	return d->cum[seg] + exg_mpq_nearest_double(t) * d->len[seg];
 }
 
 static bool

@@ -3,46 +3,6 @@
  */
 #include "drill_rational.h"
 
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-
-double
-exg_q_nearest(const mpq_t q)
-{
-	double		d = mpq_get_d(q);	/* truncated towards zero: |d| <= |q| */
-	double		other = mpq_sgn(q) >= 0 ? nextafter(d, INFINITY) : nextafter(d, -INFINITY);
-	mpq_t		mid;
-	int			cmp;
-
-	/* q lies in [d, other); past their midpoint the nearest is other */
-	mpq_init(mid);
-	mpq_set_d(mid, d);
-	{
-		mpq_t		o;
-
-		mpq_init(o);
-		mpq_set_d(o, other);
-		mpq_add(mid, mid, o);
-		mpq_clear(o);
-	}
-	mpq_div_2exp(mid, mid, 1);
-	cmp = mpq_cmp(q, mid);
-	mpq_clear(mid);
-	if (mpq_sgn(q) < 0)
-		cmp = -cmp;
-	if (cmp > 0)
-		return other;
-	if (cmp == 0)
-	{
-		uint64_t	bits;
-
-		memcpy(&bits, &d, sizeof(bits));
-		return (bits & 1) ? other : d;
-	}
-	return d;
-}
-
 void
 exg_q_orient3d(mpq_t out, const double *a, const double *b, const double *c, const double *d)
 {
@@ -112,7 +72,7 @@ exg_q_point_on_segment(double out[3], const double *p, const double *q, const mp
 		else
 		{
 			exg_q_lerp(v, p[k], q[k], t);
-			out[k] = exg_q_nearest(v);
+			out[k] = exg_mpq_nearest_double(v);
 		}
 	}
 	mpq_clear(v);

@@ -1,19 +1,14 @@
 /*
  * drill_rational.h — the exact rational arithmetic the drill family's
  * constructions share: points of segments at rational parameters, the
- * orient3d value, rounding a rational once to the nearest double.
+ * orient3d value; rounding once is exg_mpq_nearest_double (rational_round.h).
  */
 #ifndef EXG_DRILL_RATIONAL_H
 #define EXG_DRILL_RATIONAL_H
 
 #include <gmp.h>
 
-/*
- * The nearest double to q, ties to even (mpq_get_d truncates). q must lie
- * within the double range (it always does here: a convex combination of
- * doubles).
- */
-double		exg_q_nearest(const mpq_t q);
+#include "rational_round.h"
 
 /* out = ((b - a) x (c - a)) . (d - a), exactly. */
 void		exg_q_orient3d(mpq_t out, const double *a, const double *b, const double *c,

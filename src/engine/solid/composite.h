@@ -20,6 +20,8 @@
 #include <gmp.h>
 #include <stdbool.h>
 
+#include "rational_round.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,8 +68,6 @@ typedef struct exg_composite_result
 /* false when memory ran out keeping the parts (r is then not filled). */
 bool		exg_composite_result_of(exg_composite *c, exg_composite_result *r);
 
-/* The nearest double to a rational, ties to even (mpq_get_d truncates). */
-double		exg_mpq_nearest_double(const mpq_t q);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,7 @@
 #include "predicates.h"
 #include "predicates_cpu.h"
 #include "solid.h"
+#include "rational_round.h"
 #include "solid_check.h"
 
 #define NTMP 16
@@ -137,39 +138,6 @@ orient3d_sign(qwork *w, const qpt *a, const qpt *b, const qpt *c, const qpt *d)
 {
 	orient3d_value(w, a, b, c, d, w->t[11]);
 	return mpq_sgn(w->t[11]);
-}
-
-/* The nearest double to a rational (mpq_get_d truncates). */
-static double
-nearest_double(const mpq_t q, mpq_t tmp)
-{
-	double		d = mpq_get_d(q);
-	double		other = mpq_sgn(q) >= 0 ? nextafter(d, INFINITY) : nextafter(d, -INFINITY);
-	int			cmp;
-
-	/* q lies between d and other; take other when q is past their midpoint */
-	mpq_set_d(tmp, d);
-	{
-		mpq_t		m;
-
-		mpq_init(m);
-		mpq_set_d(m, other);
-		mpq_add(m, m, tmp);
-		mpq_div_2exp(m, m, 1);
-		cmp = mpq_cmp(q, m);
-		mpq_clear(m);
-	}
-	if (mpq_sgn(q) >= 0 ? cmp > 0 : cmp < 0)
-		return other;
-	if (cmp == 0)
-	{
-		/* a tie: the one with an even last bit */
-		uint64_t	bits;
-
-		memcpy(&bits, &d, sizeof(bits));
-		return (bits & 1) ? other : d;
-	}
-	return d;
 }
 
 /* ---- rational point location ---- */
@@ -619,7 +587,7 @@ point_at(walk *wk, size_t seg, const mpq_t t, qpt *m, double *d, mpq_t tmp)
 		mpq_sub(m->c[c], m->c[c], tmp);
 		mpq_mul(m->c[c], m->c[c], t);
 		mpq_add(m->c[c], m->c[c], tmp);
-		d[c] = nearest_double(m->c[c], tmp);
+		d[c] = exg_mpq_nearest_double(m->c[c]);
 	}
 }
 
@@ -906,8 +874,8 @@ exg_intercepts_detail_md(exg_prepared *g, const double *xyz, const double *md, s
 			walk_piece(&wk, loc, tmp);
 			walk_point(&wk, i, con.c[k + 1].t,
 					   last ? (md ? md[i + 1] : depth + len)
-					   : md ? md[i] + nearest_double(con.c[k + 1].t, tmp) * (md[i + 1] - md[i])
-					   : depth + nearest_double(con.c[k + 1].t, tmp) * len,
+					   : md ? md[i] + exg_mpq_nearest_double(con.c[k + 1].t) * (md[i + 1] - md[i])
+					   : depth + exg_mpq_nearest_double(con.c[k + 1].t) * len,
 					   last ? loc_q : EXG_LOC_BOUNDARY, !last && con.c[k + 1].simple, mid);
 		}
 		depth += len;
