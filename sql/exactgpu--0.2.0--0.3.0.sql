@@ -439,3 +439,26 @@ COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(text, text) IS
 'Batch intercepts (hole_id, solid_id, from_m, to_m) of every hole that meets or lies in a body; inner queries return (id integer or bigint, geometry), read by position; bodies are volumes and must be closed without overlapping shells; depths from M when a hole has it';
 COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(text, text) IS
 'Batch form of ST_ExactInterceptPieces3D: (hole_id, body_id) and every intercept with its points, contact kinds and piece; bodies must be closed without overlapping shells; depths from M when a hole has it';
+
+-- ---- the GPU service ----
+
+CREATE FUNCTION exactgpu_gpu_service_stats(
+	OUT running boolean, OUT pid integer, OUT starts integer, OUT state text,
+	OUT gpus integer, OUT lanes integer, OUT joins_served bigint, OUT joins_failed bigint,
+	OUT joins_cancelled bigint, OUT queued integer, OUT running_joins integer,
+	OUT setup_ms float8)
+	AS 'MODULE_PATHNAME', 'exactgpu_gpu_service_stats'
+	LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE VIEW exactgpu_gpu_service AS SELECT * FROM exactgpu_gpu_service_stats();
+CREATE FUNCTION exactgpu_gpu_service_devices(
+	OUT device integer, OUT name text, OUT pool_in_use_bytes bigint,
+	OUT pool_reserved_bytes bigint, OUT free_bytes bigint, OUT joins bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_gpu_service_devices'
+	LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION exactgpu_gpu_service_stats() IS
+'The GPU service (exactgpu.gpu_service, needs shared_preload_libraries): whether it serves, its pid, how many times it started since the server did, its state, GPUs and lanes, joins served, failed and cancelled, joins queued and running now, and what setting its GPUs up cost at its start';
+COMMENT ON VIEW exactgpu_gpu_service IS
+'One row: the GPU service that runs every backend''s GPU joins (exactgpu_gpu_service_stats())';
+COMMENT ON FUNCTION exactgpu_gpu_service_devices() IS
+'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, and the joins it ran';

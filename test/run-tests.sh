@@ -9,7 +9,8 @@
 #   4. install the extension and run the pg_regress suite on a throwaway
 #      cluster (pg_virtualenv), which works as root too;
 #   5. the resident store's tests on a cluster with exactgpu preloaded
-#      (test/resident/run.sh) and the sharding recipe on a coordinator and
+#      (test/resident/run.sh), the GPU service's (test/service/run.sh: on its CPU
+#      pool where there is no GPU) and the sharding recipe on a coordinator and
 #      three shard clusters (test/shard/run.sh);
 #   6. no include or call cycles (make check-cycles);
 #   7. fuzz every SQL function for about a minute on another throwaway
@@ -29,6 +30,7 @@ if ! pg_virtualenv -v 15 make installcheck; then
 	exit 1
 fi
 sh test/resident/run.sh
+sh test/service/run.sh
 sh test/shard/run.sh
 make check-cycles
 if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then

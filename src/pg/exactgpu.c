@@ -13,6 +13,7 @@
 #include "custom_join.h"
 #include "custom_join_box.h"
 #include "join_options.h"
+#include "gpu_service.h"
 #include "resident_store.h"
 
 PG_MODULE_MAGIC;
@@ -50,6 +51,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	exactgpu_define_join_gucs();
 	exactgpu_resident_init();
+	exactgpu_service_init();
 	exactgpu_custom_join_init();
 	exactgpu_box_join_init();
 	MarkGUCPrefixReserved("exactgpu");

@@ -10,6 +10,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "gpu_service.h"
 #include "join_result.h"
 #include "exactgpu_engine.h"
 
@@ -170,8 +171,9 @@ exactgpu_memory_budget(void)
 	return exg_engine_memory_budget((size_t) exactgpu_memory_limit_mb * 1024 * 1024);
 }
 
-const char *
-exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread, bool planned_cpu)
+static const char *
+join_options(exg_join_options *opt, uint64 work, uint64 per_thread, bool planned_cpu,
+			 bool for_service)
 {
 	const char *cpu_because = NULL;
 
@@ -193,7 +195,30 @@ exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread, boo
 		: exactgpu_threads();
 	opt->gpu_memory_limit = (size_t) exactgpu_gpu_memory_limit_mb * 1024 * 1024;
 	opt->memory_limit = exactgpu_memory_budget();
+	/*
+	 * With the GPU service a backend creates no CUDA context: what the
+	 * service does not run (box joins, a body's self-join) runs here on
+	 * the CPU, and says so.
+	 */
+	if (!for_service && opt->device != EXG_DEVICE_CPU && exactgpu_service_serves())
+	{
+		opt->device = EXG_DEVICE_CPU;
+		cpu_because = "the GPU service runs batch joins only";
+	}
 	return cpu_because;
+}
+
+const char *
+exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread, bool planned_cpu)
+{
+	return join_options(opt, work, per_thread, planned_cpu, false);
+}
+
+const char *
+exactgpu_join_options_service(exg_join_options *opt, uint64 work, uint64 per_thread,
+							  bool planned_cpu)
+{
+	return join_options(opt, work, per_thread, planned_cpu, true);
 }
 
 PG_FUNCTION_INFO_V1(exactgpu_last_join_stats);

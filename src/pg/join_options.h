@@ -76,6 +76,14 @@ void		exactgpu_define_join_gucs(void);
 const char *exactgpu_join_options(exg_join_options *opt, uint64 work, uint64 per_thread,
 								  bool planned_cpu);
 
+/*
+ * The same for a join the GPU service runs when it serves: the device left
+ * as chosen (exactgpu_join_options keeps a backend's own engine calls on
+ * the CPU while the service owns the GPUs).
+ */
+const char *exactgpu_join_options_service(exg_join_options *opt, uint64 work,
+										  uint64 per_thread, bool planned_cpu);
+
 /* What exactgpu_last_join_stats() reports. */
 typedef struct ExactgpuJoinReport
 {
@@ -93,6 +101,10 @@ typedef struct ExactgpuJoinReport
 	int			read_workers;	/* parallel worker processes that flattened rows */
 	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
 	int			read_resident;	/* sides borrowed from the resident store, not read */
+	bool		service;		/* run by the GPU service (gpu_service.h) */
+	double		service_queued_ms;	/* waiting for a lane */
+	double		service_send_ms;	/* inputs laid out for the service */
+	uint64		service_bytes_sent; /* of them copied (the rest went by address) */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

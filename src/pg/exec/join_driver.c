@@ -15,6 +15,7 @@
 #include "utils/memutils.h"
 
 #include "geom_cache.h"
+#include "gpu_service.h"
 #include "join_driver.h"
 #include "join_options.h"
 
@@ -346,6 +347,36 @@ run_intercepts(ExactgpuJoin *j)
 		join_fail_rows(j, &err);
 }
 
+/*
+ * The join in the GPU service (gpu_service.h): the same engine call, made
+ * by the process that owns the GPUs; the device name says where it ran
+ * and how long it queued.
+ */
+static exg_status
+run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport *rep,
+			   exg_error *err)
+{
+	ExactgpuServiceResult res;
+	exg_status	st;
+	size_t		len;
+
+	st = exactgpu_service_run(j->kind == EXACTGPU_JOIN_INTERCEPTS ?
+							  EXACTGPU_SERVICE_INTERCEPTS : EXACTGPU_SERVICE_BATCH_JOIN,
+							  j->kind == EXACTGPU_JOIN_INTERCEPTS ? 0 : (int) kind_mode[j->kind],
+							  &j->batch[0], &j->batch[1], opt, &res, &rep->stats, err);
+	j->pairs = res.pairs;
+	j->npairs = res.npairs;
+	rep->service = true;
+	rep->service_queued_ms = res.queued_ms;
+	rep->service_send_ms = res.send_ms;
+	rep->service_bytes_sent = res.bytes_sent;
+	len = strlen(rep->stats.device_name);
+	snprintf(rep->stats.device_name + len, sizeof(rep->stats.device_name) - len,
+			 " via the GPU service (queued %.1f ms, %llu kB copied)", res.queued_ms,
+			 (unsigned long long) (res.bytes_sent + 1023) / 1024);
+	return st;
+}
+
 void
 exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 {
@@ -378,8 +409,8 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 					  "primitives", j->t_start);
 
 	j->t_join = exg_now_ns();
-	cpu_because = exactgpu_join_options(&opt, nprims[0] + nprims[1], PRIMS_PER_THREAD,
-										j->planned_cpu);
+	cpu_because = exactgpu_join_options_service(&opt, nprims[0] + nprims[1], PRIMS_PER_THREAD,
+												j->planned_cpu);
 	if (by_id)
 		for (int k = 0; k < 2; k++)
 			j->batch[k].order = rows_order(&j->rows[k], &j->place_ids[k]);
@@ -388,7 +419,9 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 				 "none (an input is empty)");
 	else
 	{
-		if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+		if (opt.device != EXG_DEVICE_CPU && exactgpu_service_serves())
+			st = run_in_service(j, &opt, rep, &err);
+		else if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
 			st = exg_intercepts_candidates(&j->batch[0], &j->batch[1], &opt, &j->pairs,
 										   &j->npairs, &rep->stats, &err);
 		else

@@ -1,0 +1,316 @@
+/*
+ * service_client.c — a backend's side of the GPU service (gpu_service.h):
+ * lay a join's inputs out for the service, submit, wait on the latch,
+ * cancel, take the pairs back.
+ */
+#include "exactgpu.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+
+#include "service_shmem.h"
+
+/* How long a starting or restarting service is waited for before an ERROR. */
+#define SERVICE_START_WAIT_MS 5000
+/* How long a cancelled join's lane is waited for before the slot is left to it. */
+#define SERVICE_CANCEL_WAIT_MS 5000
+
+static uint64 request_seq = 0;
+
+/* Where an array goes: by address when it lies in the main shared memory
+ * (the same address in every process), else copied at *copy_off. */
+static void
+plan_array(ServiceArray *a, const void *p, uint64 bytes, Size *copy_off, uint64 *copied)
+{
+	a->bytes = bytes;
+	if (bytes > 0 && p != NULL && ShmemAddrIsValid(p) &&
+		ShmemAddrIsValid((const char *) p + bytes - 1))
+	{
+		a->by_address = true;
+		a->where = (uint64) (uintptr_t) p;
+		return;
+	}
+	a->by_address = false;
+	a->where = *copy_off;
+	*copy_off += MAXALIGN(bytes);
+	*copied += bytes;
+}
+
+static void
+plan_side(ServiceSide *s, const exg_batch *b, Size *off, uint64 *copied)
+{
+	s->naxes = b->naxes;
+	s->policy = (int32) b->policy;
+	s->nverts = b->nverts;
+	s->nprims = b->nprims;
+	s->nrows = b->nrows;
+	s->nsolid = b->nsolid;
+	s->nrows_z = b->nrows_z;
+	s->nrows_flat = b->nrows_flat;
+	plan_array(&s->xyz, b->xyz, sizeof(double) * 3 * b->nverts, off, copied);
+	plan_array(&s->tri, b->tri, sizeof(uint32) * 3 * b->nprims, off, copied);
+	plan_array(&s->owner, b->owner, sizeof(uint32) * b->nprims, off, copied);
+	/* per-row flags: always copied (the service's join may set them) */
+	s->solid.bytes = b->nrows;
+	s->solid.by_address = false;
+	s->solid.where = *off;
+	*off += MAXALIGN(b->nrows);
+	*copied += b->nrows;
+	if (b->order != NULL)
+		plan_array(&s->order, b->order, sizeof(uint32) * b->nrows, off, copied);
+	else
+		memset(&s->order, 0, sizeof(s->order));
+}
+
+static void
+copy_array(char *base, const ServiceArray *a, const void *p)
+{
+	if (!a->by_address && a->bytes > 0)
+		memcpy(base + a->where, p, a->bytes);
+}
+
+static void
+copy_side(char *base, const ServiceSide *s, const exg_batch *b)
+{
+	copy_array(base, &s->xyz, b->xyz);
+	copy_array(base, &s->tri, b->tri);
+	copy_array(base, &s->owner, b->owner);
+	if (s->solid.bytes > 0)
+	{
+		if (b->solid != NULL)
+			memcpy(base + s->solid.where, b->solid, s->solid.bytes);
+		else
+			memset(base + s->solid.where, 0, s->solid.bytes);
+	}
+	if (b->order != NULL)
+		copy_array(base, &s->order, b->order);
+}
+
+static bool
+service_alive(const ServiceShared *s, uint32 generation)
+{
+	return s->running && pg_atomic_read_u32(&((ServiceShared *) s)->generation) == generation;
+}
+
+static void
+wake_service(ServiceShared *s)
+{
+	Latch	   *latch;
+
+	SpinLockAcquire(&s->mutex);
+	latch = s->running ? s->latch : NULL;
+	SpinLockRelease(&s->mutex);
+	if (latch != NULL)
+		SetLatch(latch);
+}
+
+/* The service up, waited for while it starts or restarts; its generation. */
+static uint32
+service_wait_running(ServiceShared *s)
+{
+	for (int waited = 0;; waited += 10)
+	{
+		if (s->running)
+			return pg_atomic_read_u32(&s->generation);
+		if (waited >= SERVICE_START_WAIT_MS)
+			ereport(ERROR,
+					(errcode(ERRCODE_CANNOT_CONNECT_NOW),
+					 errmsg("the exactgpu GPU service is not running (%s)", s->state),
+					 errhint("It restarts by itself within seconds; see the view exactgpu_gpu_service. "
+							 "SET exactgpu.device = 'cpu' joins without it.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * This backend's slot, free: a join it abandoned earlier (cancelled while
+ * its lane would not stop) is waited for, or taken back from a service
+ * that has since restarted.
+ */
+static ServiceSlot *
+slot_take(ServiceShared *s)
+{
+	ServiceSlot *slot = &s->slots[MyProc->pgprocno];
+
+	for (int waited = 0; pg_atomic_read_u32(&slot->state) != SLOT_FREE; waited += 10)
+	{
+		if (!service_alive(s, slot->generation) || waited >= SERVICE_START_WAIT_MS)
+		{
+			/* the service that had it is gone: nobody else writes it */
+			if (!service_alive(s, slot->generation))
+			{
+				pg_atomic_write_u32(&slot->state, SLOT_FREE);
+				break;
+			}
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("the exactgpu GPU service is still running this session's cancelled join")));
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	pg_atomic_write_u32(&slot->cancel, 0);
+	return slot;
+}
+
+/*
+ * A cancel or termination is pending: ask the lane to stop and wait for it
+ * (it polls as the engine does everywhere: well within a second), then let
+ * CHECK_FOR_INTERRUPTS raise it. A lane that does not stop in time keeps
+ * the slot (ABANDONED) and frees it itself.
+ */
+static void
+cancel_and_raise(ServiceShared *s, ServiceSlot *slot, dsm_segment *seg)
+{
+	uint32		st;
+
+	pg_atomic_write_u32(&slot->cancel, 1);
+	wake_service(s);
+	for (int waited = 0; waited < SERVICE_CANCEL_WAIT_MS; waited += 5)
+	{
+		st = pg_atomic_read_u32(&slot->state);
+		if (st == SLOT_DONE || !service_alive(s, slot->generation))
+			break;
+		pg_usleep(5000L);
+	}
+	st = SLOT_SUBMITTED;
+	if (!pg_atomic_compare_exchange_u32(&slot->state, &st, SLOT_ABANDONED))
+	{
+		st = SLOT_RUNNING;
+		if (!pg_atomic_compare_exchange_u32(&slot->state, &st, SLOT_ABANDONED))
+			/* done (its result segment, if any, the service drops), or the
+			 * service is gone */
+			pg_atomic_write_u32(&slot->state, SLOT_FREE);
+	}
+	wake_service(s);
+	dsm_detach(seg);
+	CHECK_FOR_INTERRUPTS();
+	/* not reached: an interrupt was pending */
+	ereport(ERROR,
+			(errcode(ERRCODE_QUERY_CANCELED),
+			 errmsg("canceling the GPU service's join")));
+}
+
+exg_status
+exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const exg_batch *R,
+					 const exg_join_options *opt, ExactgpuServiceResult *res,
+					 exg_join_stats *stats, exg_error *err)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	ServiceSlot *slot;
+	ServiceRequest req;
+	dsm_segment *seg;
+	Size		size = MAXALIGN(sizeof(ServiceRequest));
+	uint64		copied = 0,
+				t0 = exg_now_ns();
+	uint32		generation,
+				st;
+	char	   *base;
+	exg_status	status;
+
+	Assert(s != NULL);
+	memset(res, 0, sizeof(*res));
+	memset(&req, 0, sizeof(req));
+	req.magic = SERVICE_REQUEST_MAGIC;
+	req.job = job;
+	req.mode = mode;
+	req.opt = *opt;
+	plan_side(&req.side[0], L, &size, &copied);
+	plan_side(&req.side[1], R, &size, &copied);
+
+	generation = service_wait_running(s);
+	slot = slot_take(s);
+	seg = dsm_create(size, 0);
+	base = dsm_segment_address(seg);
+	memcpy(base, &req, sizeof(req));
+	copy_side(base, &req.side[0], L);
+	copy_side(base, &req.side[1], R);
+	res->bytes_sent = copied;
+	res->send_ms = (exg_now_ns() - t0) / 1e6;
+
+	slot->pid = MyProcPid;
+	slot->procno = MyProc->pgprocno;
+	slot->generation = generation;
+	slot->seq = ++request_seq;
+	slot->request = dsm_segment_handle(seg);
+	slot->work = L->nprims + R->nprims;
+	slot->submitted_ns = exg_now_ns();
+	slot->result = DSM_HANDLE_INVALID;
+	slot->npairs = 0;
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->state, SLOT_SUBMITTED);
+	pg_atomic_fetch_add_u32(&s->queued, 1);
+	wake_service(s);
+
+	for (;;)
+	{
+		st = pg_atomic_read_u32(&slot->state);
+		if (st == SLOT_DONE)
+			break;
+		if (QueryCancelPending || ProcDiePending)
+			cancel_and_raise(s, slot, seg);
+		if (!service_alive(s, generation))
+		{
+			pg_atomic_write_u32(&slot->state, SLOT_FREE);
+			dsm_detach(seg);
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("the exactgpu GPU service stopped during the join"),
+					 errdetail("The join was not finished; nothing was returned."),
+					 errhint("The service restarts by itself; run the query again.")));
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 100,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	pg_read_barrier();
+
+	status = (exg_status) slot->status;
+	if (stats != NULL)
+		*stats = slot->stats;
+	if (status != EXG_OK)
+		*err = slot->err;
+	res->lane = slot->lane;
+	res->queued_ms = slot->started_ns > slot->submitted_ns ?
+		(slot->started_ns - slot->submitted_ns) / 1e6 : 0;
+	res->run_ms = (slot->done_ns - slot->started_ns) / 1e6;
+	if (status == EXG_OK)
+	{
+		res->npairs = slot->npairs;
+		res->pairs = malloc(sizeof(uint64) * (res->npairs ? res->npairs : 1));
+		if (res->pairs != NULL && res->npairs > 0)
+		{
+			dsm_segment *out = dsm_attach(slot->result);
+
+			if (out == NULL)
+			{
+				free(res->pairs);
+				res->pairs = NULL;
+			}
+			else
+			{
+				memcpy(res->pairs, dsm_segment_address(out), sizeof(uint64) * res->npairs);
+				dsm_detach(out);
+			}
+		}
+	}
+	/* the service drops its result segment once the slot is free again */
+	pg_atomic_write_u32(&slot->state, SLOT_FREE);
+	wake_service(s);
+	dsm_detach(seg);
+	if (status == EXG_OK && res->pairs == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("could not take back the GPU service's %llu pairs",
+						(unsigned long long) res->npairs)));
+	if (status == EXG_ERR_INTERRUPTED)
+		CHECK_FOR_INTERRUPTS();
+	return status;
+}

@@ -1,0 +1,164 @@
+/*
+ * service_lane.c — the GPU service's lane threads (service_lane.h). No
+ * PostgreSQL header here on purpose: a lane never calls PostgreSQL.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "service_lane.h"
+
+static _Thread_local ServiceLane *this_lane;
+static ServiceLane *all_lanes;
+static int	nall_lanes;
+
+void
+service_lane_register_all(ServiceLane *lanes, int n)
+{
+	all_lanes = lanes;
+	nall_lanes = n;
+}
+
+/*
+ * The engine polls this from the lane's thread and from the OpenMP team a
+ * lane's join starts; team threads are not lanes, and with one lane its
+ * flag is theirs too. (With several lanes a team thread leaves the poll to
+ * its lane's own thread, which takes part in every parallel loop.)
+ */
+bool
+service_lane_cancel_requested(void)
+{
+	if (this_lane != NULL)
+		return atomic_load(&this_lane->cancel) != 0;
+	if (nall_lanes == 1)
+		return atomic_load(&all_lanes[0].cancel) != 0;
+	return false;
+}
+
+static void
+signal_done(ServiceLane *lane)
+{
+	uint64_t	one = 1;
+
+	if (write(lane->done_fd, &one, sizeof(one)) < 0)
+	{
+		/* the eventfd's counter cannot overflow here; nothing else to do */
+	}
+}
+
+/* One small join on the device: the context, pools and pinned buffers made now. */
+static void
+warm_up(ServiceLane *lane)
+{
+	static const double xyz[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, -1, 0, 0, 1, 1, 1, 1};
+	static const uint32_t tri_a[] = {0, 1, 2};
+	static const uint32_t seg_b[] = {3, 4};
+	exg_prim_set A = {xyz, 6, tri_a, 1, 3},
+				B = {xyz, 6, seg_b, 1, 2};
+	exg_join_options opt;
+	exg_pair   *pairs = NULL;
+	size_t		n = 0;
+	exg_join_stats stats;
+	exg_error	err = {0};
+	uint64_t	t0 = exg_now_ns();
+
+	exg_join_options_default(&opt);
+	opt.device = lane->device >= 0 ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+	memset(&stats, 0, sizeof(stats));
+	if (exg_join(&A, &B, &opt, &pairs, &n, &stats, &err) == EXG_OK)
+		exg_join_pairs_free(pairs);
+	lane->setup_ms = (exg_now_ns() - t0) / 1e6;
+	memcpy(lane->device_name, stats.device_name, sizeof(lane->device_name));
+	if (lane->device >= 0)
+		exg_gpu_memory_info(&lane->mem_in_use, &lane->mem_reserved, &lane->mem_free);
+}
+
+static void
+run_job(ServiceLane *lane)
+{
+	memset(&lane->stats, 0, sizeof(lane->stats));
+	memset(&lane->err, 0, sizeof(lane->err));
+	lane->pairs = NULL;
+	lane->npairs = 0;
+	lane->started_ns = exg_now_ns();
+	/* resident bodies and in-place sides: pinned once for the service's life */
+	for (int i = 0; i < lane->nlasting; i++)
+		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
+	if (lane->job == 0)
+		lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
+										 (exg_batch_join_mode) lane->mode, &lane->opt,
+										 &lane->pairs, &lane->npairs, &lane->stats, &lane->err);
+	else
+		lane->status = exg_intercepts_candidates(&lane->side[0], &lane->side[1], &lane->opt,
+												 &lane->pairs, &lane->npairs, &lane->stats,
+												 &lane->err);
+	lane->done_ns = exg_now_ns();
+	lane->joins++;
+	if (lane->device >= 0)
+		exg_gpu_memory_info(&lane->mem_in_use, &lane->mem_reserved, &lane->mem_free);
+}
+
+static void *
+lane_main(void *arg)
+{
+	ServiceLane *lane = arg;
+
+	this_lane = lane;
+	warm_up(lane);
+	pthread_mutex_lock(&lane->mutex);
+	lane->finished = true;		/* the warm-up, collected like a job */
+	pthread_mutex_unlock(&lane->mutex);
+	signal_done(lane);
+	for (;;)
+	{
+		pthread_mutex_lock(&lane->mutex);
+		while (!lane->stop && !(lane->busy && !lane->finished))
+			pthread_cond_wait(&lane->cond, &lane->mutex);
+		if (lane->stop)
+		{
+			pthread_mutex_unlock(&lane->mutex);
+			return NULL;
+		}
+		pthread_mutex_unlock(&lane->mutex);
+		run_job(lane);
+		pthread_mutex_lock(&lane->mutex);
+		lane->finished = true;
+		pthread_mutex_unlock(&lane->mutex);
+		signal_done(lane);
+	}
+}
+
+bool
+service_lane_start(ServiceLane *lane, int index, int device, int done_fd)
+{
+	sigset_t	all,
+				old;
+	bool		ok;
+
+	memset(lane, 0, sizeof(*lane));
+	lane->index = index;
+	lane->device = device;
+	lane->done_fd = done_fd;
+	lane->busy = true;			/* until the warm-up is collected */
+	atomic_init(&lane->cancel, 0);
+	pthread_mutex_init(&lane->mutex, NULL);
+	pthread_cond_init(&lane->cond, NULL);
+	/* the process's signals stay with the main thread, which handles them */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ok = pthread_create(&lane->thread, NULL, lane_main, lane) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+void
+service_lane_give(ServiceLane *lane)
+{
+	pthread_mutex_lock(&lane->mutex);
+	atomic_store(&lane->cancel, 0);
+	lane->finished = false;
+	lane->busy = true;
+	pthread_cond_signal(&lane->cond);
+	pthread_mutex_unlock(&lane->mutex);
+}

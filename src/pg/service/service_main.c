@@ -1,0 +1,493 @@
+/*
+ * service_main.c — the GPU service process (gpu_service.h): finds the
+ * GPUs, starts a lane per GPU, and loops: take submitted joins (smallest
+ * first, none waiting long), hand them to idle lanes, pass cancels on,
+ * publish results, drop what finished requests held.
+ *
+ * Faults: an ERROR here ends the process with exit code 1 and the
+ * postmaster starts it again a second later (bgw_restart_time); the
+ * waiting backends see the generation change and raise an error. A
+ * SIGKILL (or any crash) of this process makes the postmaster restart the
+ * whole server, as for any process attached to shared memory: it cannot
+ * know what a killed process left half-written there.
+ */
+#include "exactgpu.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+#include "service_lane.h"
+#include "service_shmem.h"
+
+/* A request waiting longer than this goes before smaller ones (no starving). */
+#define SERVICE_MAX_WAIT_NS ((uint64) 200 * 1000 * 1000)
+
+typedef struct LaneJob
+{
+	dsm_segment *request;		/* attached while the lane runs */
+	uint64		seq;
+} LaneJob;
+
+static ServiceLane *lanes;
+static LaneJob *lane_jobs;
+static int	nlanes;
+static dsm_segment **held_result;	/* per slot: a result segment until the slot is free */
+
+static void
+set_state(const char *fmt, int n)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	SpinLockAcquire(&s->mutex);
+	snprintf(s->state, sizeof(s->state), fmt, n);
+	SpinLockRelease(&s->mutex);
+}
+
+/* A side of the request as an engine batch: arrays borrowed, flags copied. */
+static void
+side_batch(exg_batch *b, const ServiceSide *s, char *base, ServiceLane *lane)
+{
+	const ServiceArray *arrays[3] = {&s->xyz, &s->tri, &s->owner};
+	void	   *p[3];
+
+	for (int i = 0; i < 3; i++)
+	{
+		p[i] = arrays[i]->by_address ? (void *) (uintptr_t) arrays[i]->where
+			: (void *) (base + arrays[i]->where);
+		if (arrays[i]->by_address && arrays[i]->bytes >= ((size_t) 4 << 20) &&
+			lane->nlasting < (int) lengthof(lane->lasting))
+		{
+			lane->lasting[lane->nlasting] = p[i];
+			lane->lasting_bytes[lane->nlasting++] = arrays[i]->bytes;
+		}
+	}
+	exg_batch_init(b, s->naxes, (exg_nonplanar_policy) s->policy);
+	b->xyz = p[0];
+	b->tri = p[1];
+	b->owner = p[2];
+	b->verts_cap = b->nverts = s->nverts;
+	b->prims_cap = b->nprims = s->nprims;
+	b->nrows = s->nrows;
+	b->nsolid = s->nsolid;
+	b->nrows_z = s->nrows_z;
+	b->nrows_flat = s->nrows_flat;
+	b->solid = malloc(s->nrows ? s->nrows : 1);
+	if (b->solid == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	if (s->nrows)
+		memcpy(b->solid, base + s->solid.where, s->nrows);
+	b->solid_cap = s->nrows;
+	if (s->order.bytes > 0)
+		b->order = s->order.by_address ? (const uint32_t *) (uintptr_t) s->order.where
+			: (const uint32_t *) (base + s->order.where);
+	b->borrowed = true;
+}
+
+/* The submitted slot to run next: the smallest, unless one waited long. */
+static int
+next_slot(void)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	uint64		now = exg_now_ns();
+	int			best = -1;
+	bool		best_old = false;
+
+	for (int i = 0; i < s->nslots; i++)
+	{
+		ServiceSlot *slot = &s->slots[i];
+		bool		old;
+
+		if (pg_atomic_read_u32(&slot->state) != SLOT_SUBMITTED)
+			continue;
+		pg_read_barrier();
+		old = now - slot->submitted_ns > SERVICE_MAX_WAIT_NS;
+		if (best < 0 ||
+			(old && !best_old) ||
+			(old && best_old && slot->submitted_ns < s->slots[best].submitted_ns) ||
+			(!old && !best_old && slot->work < s->slots[best].work))
+		{
+			best = i;
+			best_old = old;
+		}
+	}
+	return best;
+}
+
+static void
+dispatch(void)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	for (int l = 0; l < nlanes; l++)
+	{
+		ServiceLane *lane = &lanes[l];
+		ServiceSlot *slot;
+		ServiceRequest *req;
+		dsm_segment *seg;
+		uint32		expect = SLOT_SUBMITTED;
+		int			i;
+
+		if (lane->busy)
+			continue;
+		if ((i = next_slot()) < 0)
+			return;
+		slot = &s->slots[i];
+		if (!pg_atomic_compare_exchange_u32(&slot->state, &expect, SLOT_RUNNING))
+			continue;			/* abandoned meanwhile: its backend frees nothing
+								 * of ours; look again */
+		pg_atomic_fetch_sub_u32(&s->queued, 1);
+		slot->started_ns = exg_now_ns();
+		seg = dsm_attach(slot->request);
+		req = seg ? dsm_segment_address(seg) : NULL;
+		if (req == NULL || req->magic != SERVICE_REQUEST_MAGIC)
+		{
+			slot->status = EXG_ERR_ARGUMENT;
+			exg_fail(&slot->err, EXG_ERR_ARGUMENT, "the GPU service could not read the request");
+			slot->done_ns = exg_now_ns();
+			if (seg)
+				dsm_detach(seg);
+			pg_write_barrier();
+			pg_atomic_write_u32(&slot->state, SLOT_DONE);
+			SetLatch(&ProcGlobal->allProcs[slot->procno].procLatch);
+			continue;
+		}
+		lane->slot = i;
+		lane->job = req->job;
+		lane->mode = req->mode;
+		lane->opt = req->opt;
+		/* a service without a GPU (exactgpu.gpu_service = on) joins on its CPU pool */
+		if (lane->device < 0)
+			lane->opt.device = EXG_DEVICE_CPU;
+		lane->nlasting = 0;
+		side_batch(&lane->side[0], &req->side[0], (char *) req, lane);
+		side_batch(&lane->side[1], &req->side[1], (char *) req, lane);
+		lane_jobs[l].request = seg;
+		lane_jobs[l].seq = slot->seq;
+		pg_atomic_fetch_add_u32(&s->running_joins, 1);
+		service_lane_give(lane);
+	}
+}
+
+/* Copy the device's figures where the view reads them. */
+static void
+publish_device(const ServiceLane *lane)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	ExactgpuServiceDevice *d;
+
+	if (lane->device < 0 || lane->device >= EXACTGPU_SERVICE_MAX_DEVICES)
+		return;
+	d = &s->dev[lane->device];
+	SpinLockAcquire(&s->mutex);
+	d->device = lane->device;
+	if (lane->device_name[0])
+		memcpy(d->name, lane->device_name, sizeof(d->name));
+	d->in_use_bytes = lane->mem_in_use;
+	d->reserved_bytes = lane->mem_reserved;
+	d->free_bytes = lane->mem_free;
+	d->joins = lane->joins;
+	SpinLockRelease(&s->mutex);
+}
+
+/* A finished lane's outcome into its slot (or dropped, if abandoned). */
+static void
+collect(ServiceLane *lane, LaneJob *job)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	ServiceSlot *slot = &s->slots[lane->slot];
+	uint32		expect = SLOT_RUNNING;
+
+	if (job->request == NULL)
+	{
+		/* the warm-up */
+		lane->busy = false;
+		publish_device(lane);
+		return;
+	}
+	pg_atomic_fetch_sub_u32(&s->running_joins, 1);
+	exg_batch_free(&lane->side[0]);
+	exg_batch_free(&lane->side[1]);
+	dsm_detach(job->request);
+	job->request = NULL;
+	publish_device(lane);
+	if (lane->status == EXG_OK)
+		pg_atomic_fetch_add_u64(&s->joins_served, 1);
+	else if (lane->status == EXG_ERR_INTERRUPTED)
+		pg_atomic_fetch_add_u64(&s->joins_cancelled, 1);
+	else
+		pg_atomic_fetch_add_u64(&s->joins_failed, 1);
+
+	if (slot->seq == job->seq && pg_atomic_read_u32(&slot->state) == SLOT_RUNNING)
+	{
+		slot->status = lane->status;
+		slot->err = lane->err;
+		slot->stats = lane->stats;
+		slot->lane = lane->index;
+		slot->npairs = lane->status == EXG_OK ? lane->npairs : 0;
+		slot->result = DSM_HANDLE_INVALID;
+		if (slot->npairs > 0)
+		{
+			dsm_segment *out = dsm_create(sizeof(uint64) * slot->npairs, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+
+			if (out == NULL)
+			{
+				slot->status = EXG_ERR_NOMEM;
+				exg_fail(&slot->err, EXG_ERR_NOMEM,
+						 "the GPU service could not make a segment for %llu pairs",
+						 (unsigned long long) slot->npairs);
+				slot->npairs = 0;
+			}
+			else
+			{
+				memcpy(dsm_segment_address(out), lane->pairs, sizeof(uint64) * slot->npairs);
+				slot->result = dsm_segment_handle(out);
+				held_result[lane->slot] = out;
+			}
+		}
+		slot->started_ns = lane->started_ns;
+		slot->done_ns = lane->done_ns;
+		pg_write_barrier();
+		if (!pg_atomic_compare_exchange_u32(&slot->state, &expect, SLOT_DONE))
+		{
+			/* abandoned while we wrote: nobody will read it */
+			if (held_result[lane->slot])
+				dsm_detach(held_result[lane->slot]);
+			held_result[lane->slot] = NULL;
+			pg_atomic_write_u32(&slot->state, SLOT_FREE);
+		}
+		else
+			SetLatch(&ProcGlobal->allProcs[slot->procno].procLatch);
+	}
+	else if (pg_atomic_read_u32(&slot->state) == SLOT_ABANDONED)
+		pg_atomic_write_u32(&slot->state, SLOT_FREE);
+	free(lane->pairs);
+	lane->pairs = NULL;
+	lane->busy = false;
+}
+
+/* Result segments of slots whose backends have read them. */
+static void
+sweep(void)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	for (int i = 0; i < s->nslots; i++)
+		if (held_result[i] != NULL && pg_atomic_read_u32(&s->slots[i].state) != SLOT_DONE)
+		{
+			dsm_detach(held_result[i]);
+			held_result[i] = NULL;
+		}
+}
+
+static void
+pass_cancels(void)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	for (int l = 0; l < nlanes; l++)
+		if (lanes[l].busy && lane_jobs[l].request != NULL)
+		{
+			ServiceSlot *slot = &s->slots[lanes[l].slot];
+
+			if (pg_atomic_read_u32(&slot->cancel) ||
+				pg_atomic_read_u32(&slot->state) == SLOT_ABANDONED)
+				atomic_store(&lanes[l].cancel, 1);
+		}
+}
+
+static void
+collect_finished(void)
+{
+	for (int l = 0; l < nlanes; l++)
+	{
+		bool		finished;
+
+		pthread_mutex_lock(&lanes[l].mutex);
+		finished = lanes[l].busy && lanes[l].finished;
+		pthread_mutex_unlock(&lanes[l].mutex);
+		if (finished)
+			collect(&lanes[l], &lane_jobs[l]);
+	}
+}
+
+static void
+reset_old_slots(uint32 generation)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	/* a previous service's requests: their backends raise an error (they
+	 * see the generation change); what it abandoned is free now */
+	for (int i = 0; i < s->nslots; i++)
+		if (s->slots[i].generation != generation &&
+			pg_atomic_read_u32(&s->slots[i].state) == SLOT_ABANDONED)
+			pg_atomic_write_u32(&s->slots[i].state, SLOT_FREE);
+}
+
+/*
+ * Stop the lanes before the process exits: a join still running on the
+ * GPU while the CUDA runtime tears down could crash the process, and a
+ * crash restarts the whole server. They poll their cancel flags.
+ */
+static void
+stop_lanes(void)
+{
+	for (int l = 0; l < nlanes; l++)
+		atomic_store(&lanes[l].cancel, 1);
+	for (int waited = 0; waited < 2000; waited += 10)
+	{
+		bool		busy = false;
+
+		for (int l = 0; l < nlanes; l++)
+		{
+			pthread_mutex_lock(&lanes[l].mutex);
+			busy |= lanes[l].busy && !lanes[l].finished;
+			pthread_mutex_unlock(&lanes[l].mutex);
+		}
+		if (!busy)
+			return;
+		pg_usleep(10000L);
+	}
+}
+
+/* On the way out (an ERROR, SIGTERM): backends see the service gone at once. */
+static void
+service_exit(int code, Datum arg)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	if (lanes != NULL)
+		stop_lanes();
+	SpinLockAcquire(&s->mutex);
+	s->running = false;
+	s->pid = 0;
+	s->latch = NULL;
+	snprintf(s->state, sizeof(s->state), "stopped (exit code %d): restarting", code);
+	SpinLockRelease(&s->mutex);
+}
+
+void
+exactgpu_service_main(Datum arg)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	WaitEventSet *events;
+	exg_error	err = {0};
+	uint32		generation;
+	int			ndevices,
+				done_fd,
+				warm = 0;
+
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	BackgroundWorkerUnblockSignals();
+	if (s == NULL)
+		proc_exit(0);
+
+	generation = pg_atomic_add_fetch_u32(&s->generation, 1);
+	on_shmem_exit(service_exit, (Datum) 0);
+	reset_old_slots(generation);
+	SpinLockAcquire(&s->mutex);
+	s->pid = MyProcPid;
+	s->latch = MyLatch;
+	s->running = false;
+	memset(s->dev, 0, sizeof(s->dev));
+	SpinLockRelease(&s->mutex);
+	set_state("opening the GPUs", 0);
+
+	ndevices = exg_gpu_device_count(&err);
+	if (ndevices > EXACTGPU_SERVICE_MAX_DEVICES)
+		ndevices = EXACTGPU_SERVICE_MAX_DEVICES;
+	if (ndevices <= 0 && exactgpu_gpu_service != EXACTGPU_SERVICE_ON)
+	{
+		/* nothing to serve: backends join themselves, on the CPU */
+		SpinLockAcquire(&s->mutex);
+		snprintf(s->state, sizeof(s->state), "no GPU: %s", err.message);
+		s->ndevices = 0;
+		SpinLockRelease(&s->mutex);
+		ereport(LOG, (errmsg("exactgpu gpu service: no GPU (%s); backends join themselves", err.message)));
+		proc_exit(0);			/* exit code 0: not restarted */
+	}
+
+	exg_set_cancel_callback(service_lane_cancel_requested);
+	done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (done_fd < 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create an eventfd: %m")));
+	/*
+	 * One lane: the engine's GPU runtime keeps one context per process
+	 * (one device, one stream), so joins run one at a time in the service.
+	 */
+	nlanes = 1;
+	lanes = MemoryContextAllocZero(TopMemoryContext, sizeof(ServiceLane) * nlanes);
+	lane_jobs = MemoryContextAllocZero(TopMemoryContext, sizeof(LaneJob) * nlanes);
+	held_result = MemoryContextAllocZero(TopMemoryContext, sizeof(dsm_segment *) * s->nslots);
+	for (int l = 0; l < nlanes; l++)
+		if (!service_lane_start(&lanes[l], l, ndevices > 0 ? l % ndevices : -1, done_fd))
+			ereport(ERROR, (errmsg("exactgpu gpu service: could not start a lane thread")));
+	service_lane_register_all(lanes, nlanes);
+
+	events = CreateWaitEventSet(TopMemoryContext, 3);
+	AddWaitEventToSet(events, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(events, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(events, WL_SOCKET_READABLE, done_fd, NULL, NULL);
+
+	for (;;)
+	{
+		WaitEvent	ev[3];
+		uint64		count;
+
+		(void) WaitEventSetWait(events, 1000, ev, lengthof(ev), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		while (read(done_fd, &count, sizeof(count)) == sizeof(count))
+			;
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		if (ShutdownRequestPending)
+		{
+			/* exit code 1: restarted after a second, unless the server is
+			 * shutting down */
+			proc_exit(1);
+		}
+		collect_finished();
+		if (warm < nlanes)
+		{
+			warm = 0;
+			for (int l = 0; l < nlanes; l++)
+				warm += !lanes[l].busy;
+			if (warm == nlanes)
+			{
+				double		setup = 0;
+
+				for (int l = 0; l < nlanes; l++)
+					setup = Max(setup, lanes[l].setup_ms);
+				SpinLockAcquire(&s->mutex);
+				s->ndevices = ndevices;
+				s->lanes = nlanes;
+				s->setup_ms = setup;
+				s->running = true;
+				snprintf(s->state, sizeof(s->state), "serving");
+				SpinLockRelease(&s->mutex);
+				ereport(LOG,
+						(errmsg("exactgpu gpu service: serving joins on %d GPU(s), %d lane(s), set up in %.0f ms",
+								ndevices, nlanes, setup)));
+			}
+			else
+				continue;
+		}
+		pass_cancels();
+		sweep();
+		dispatch();
+	}
+}
