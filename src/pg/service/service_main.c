@@ -394,7 +394,6 @@ exactgpu_service_main(Datum arg)
 		proc_exit(0);
 
 	generation = pg_atomic_add_fetch_u32(&s->generation, 1);
-	on_shmem_exit(service_exit, (Datum) 0);
 	reset_old_slots(generation);
 	SpinLockAcquire(&s->mutex);
 	s->pid = MyProcPid;
@@ -418,6 +417,7 @@ exactgpu_service_main(Datum arg)
 		proc_exit(0);			/* exit code 0: not restarted */
 	}
 
+	on_shmem_exit(service_exit, (Datum) 0);
 	exg_set_cancel_callback(service_lane_cancel_requested);
 	done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (done_fd < 0)

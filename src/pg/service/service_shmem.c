@@ -7,7 +7,9 @@
 #include "access/twophase.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
+#include "pgstat.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/guc.h"
@@ -157,11 +159,26 @@ exactgpu_service_serves(void)
 	if (s == NULL || exactgpu_gpu_service == EXACTGPU_SERVICE_OFF)
 		return false;
 	/*
-	 * Serving: running and either GPUs or 'on'. A service that is starting
-	 * or restarting also counts (the client waits for it, briefly), so a
-	 * backend does not open the GPU itself in the meantime; one that found
-	 * no GPU under 'auto' has said so and stopped for good.
+	 * A service that is starting (at the server's start, or again after it
+	 * stopped) is waited for, briefly, so that a backend does not open the
+	 * GPU itself meanwhile; one that found no GPU under 'auto' has said so
+	 * and stopped for good: backends join themselves.
 	 */
-	return s->ndevices > 0 || exactgpu_gpu_service == EXACTGPU_SERVICE_ON ||
-		(!s->running && strncmp(s->state, "no GPU", 6) != 0);
+	for (int waited = 0;; waited += 10)
+	{
+		if (s->running)
+			return true;
+		if (strncmp(s->state, "no GPU", 6) == 0)
+			return false;
+		if (waited >= 5000)
+			ereport(ERROR,
+					(errcode(ERRCODE_CANNOT_CONNECT_NOW),
+					 errmsg("the exactgpu GPU service is not running (%s)", s->state),
+					 errhint("It restarts by itself within seconds; see the view exactgpu_gpu_service. "
+							 "SET exactgpu.device = 'cpu' joins without it.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
 }
