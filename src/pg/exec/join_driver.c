@@ -533,6 +533,41 @@ box_sink(void *arg, const exg_pair *p, size_t n)
 	return st;
 }
 
+/*
+ * The box join in the GPU service: its pairs come back at once and go to
+ * emit in chunks, as the engine's sink would hand them.
+ */
+static exg_status
+box_join_in_service(const exg_box_set *A, const exg_box_set *B, int naxes,
+					const exg_join_options *opt, ExactgpuBoxEmit emit, void *arg,
+					exg_join_stats *stats, exg_error *err)
+{
+	ExactgpuServiceResult res;
+	exg_status	st;
+	size_t		len;
+
+	st = exactgpu_service_box_join(A, B, naxes, opt, &res, stats, err);
+	if (st != EXG_OK)
+		return st;
+	len = strlen(stats->device_name);
+	snprintf(stats->device_name + len, sizeof(stats->device_name) - len,
+			 " via the GPU service (queued %.1f ms, %llu kB copied)", res.queued_ms,
+			 (unsigned long long) (res.bytes_sent + 1023) / 1024);
+	PG_TRY();
+	{
+		const exg_pair *pairs = (const exg_pair *) res.pairs;
+
+		for (size_t k = 0; k < res.npairs; k += 65536)
+			emit(arg, pairs + k, Min(res.npairs - k, (size_t) 65536));
+	}
+	PG_FINALLY();
+	{
+		free(res.pairs);
+	}
+	PG_END_TRY();
+	return EXG_OK;
+}
+
 /* One engine box join; a failure (or emit's ERROR) raised here. */
 static void
 box_join(const ExactgpuJoin *j, const char *context, const exg_box_set *A,
@@ -541,8 +576,13 @@ box_join(const ExactgpuJoin *j, const char *context, const exg_box_set *A,
 {
 	BoxSink		bs = {emit, arg, NULL};
 	exg_error	err = {0};
+	exg_status	st;
 
-	if (exg_box_join(A, B, naxes, opt, box_sink, &bs, stats, &err) != EXG_OK)
+	if (opt->device != EXG_DEVICE_CPU && exactgpu_service_serves())
+		st = box_join_in_service(A, B, naxes, opt, emit, arg, stats, &err);
+	else
+		st = exg_box_join(A, B, naxes, opt, box_sink, &bs, stats, &err);
+	if (st != EXG_OK)
 	{
 		if (bs.error)
 			ReThrowError(bs.error);
@@ -567,7 +607,8 @@ exactgpu_join_boxes(ExactgpuJoin *j, ExactgpuBoxEmit emit, void *arg)
 				B = {j->box[1], (uint32) j->nbox[1]};
 
 	j->t_join = exg_now_ns();
-	cpu_because = exactgpu_join_options(&opt, j->nbox[0] + j->nbox[1], 0, j->planned_cpu);
+	cpu_because = exactgpu_join_options_service(&opt, j->nbox[0] + j->nbox[1], 0,
+												j->planned_cpu);
 	box_join(j, j->context, &A, &B, j->naxes, &opt, emit, arg, &rep->stats);
 	name_device(&rep->stats, cpu_because);
 	rep->join_ms = (exg_now_ns() - j->t_join) / 1e6;
@@ -584,7 +625,7 @@ exactgpu_box_calls_begin(ExactgpuBoxCalls *bc, const char *context, uint64 nboxe
 	bc->context = context;
 	bc->t_start = t_start;
 	bc->t_join = exg_now_ns();
-	bc->cpu_because = exactgpu_join_options(&bc->opt, nboxes, 0, planned_cpu);
+	bc->cpu_because = exactgpu_join_options_service(&bc->opt, nboxes, 0, planned_cpu);
 }
 
 void

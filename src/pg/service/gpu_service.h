@@ -39,7 +39,8 @@ extern int	exactgpu_gpu_service;
 typedef enum ExactgpuServiceJob
 {
 	EXACTGPU_SERVICE_BATCH_JOIN,	/* exg_batch_join_as(mode) */
-	EXACTGPU_SERVICE_INTERCEPTS		/* exg_intercepts_candidates */
+	EXACTGPU_SERVICE_INTERCEPTS,	/* exg_intercepts_candidates */
+	EXACTGPU_SERVICE_BOX_JOIN	/* exg_box_join: every pair (exg_pair) at once */
 } ExactgpuServiceJob;
 
 /* The outcome, with what it took (for EXPLAIN and exactgpu_last_join_stats). */
@@ -75,6 +76,15 @@ exg_status	exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batc
 								 const exg_batch *R, const exg_join_options *opt,
 								 ExactgpuServiceResult *res, exg_join_stats *stats,
 								 exg_error *err);
+
+/*
+ * exg_box_join in the service: the pairs (exg_pair, as res->pairs' 8-byte
+ * words) all at once, not chunk by chunk as the engine's sink has them.
+ */
+exg_status	exactgpu_service_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
+									  const exg_join_options *opt,
+									  ExactgpuServiceResult *res, exg_join_stats *stats,
+									  exg_error *err);
 
 /* Everything the service view shows. */
 typedef struct ExactgpuServiceDevice

@@ -198,40 +198,33 @@ cancel_and_raise(ServiceShared *s, ServiceSlot *slot, dsm_segment *seg)
 			 errmsg("canceling the GPU service's join")));
 }
 
-exg_status
-exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const exg_batch *R,
-					 const exg_join_options *opt, ExactgpuServiceResult *res,
-					 exg_join_stats *stats, exg_error *err)
+/*
+ * Submit the request laid out in req (its arrays planned: size bytes in
+ * all) and wait for the outcome; fill copies the arrays that travel by
+ * copy into the segment.
+ */
+static exg_status
+submit(ServiceRequest *req, Size size, uint64 copied, uint64 work,
+	   void (*fill) (char *base, const ServiceRequest *req, const void *arg), const void *arg,
+	   ExactgpuServiceResult *res, exg_join_stats *stats, exg_error *err)
 {
 	ServiceShared *s = exactgpu_service_shared;
 	ServiceSlot *slot;
-	ServiceRequest req;
 	dsm_segment *seg;
-	Size		size = MAXALIGN(sizeof(ServiceRequest));
-	uint64		copied = 0,
-				t0 = exg_now_ns();
+	uint64		t0 = exg_now_ns();
 	uint32		generation,
 				st;
 	char	   *base;
 	exg_status	status;
 
 	Assert(s != NULL);
-	memset(res, 0, sizeof(*res));
-	memset(&req, 0, sizeof(req));
-	req.magic = SERVICE_REQUEST_MAGIC;
-	req.job = job;
-	req.mode = mode;
-	req.opt = *opt;
-	plan_side(&req.side[0], L, &size, &copied);
-	plan_side(&req.side[1], R, &size, &copied);
-
+	req->magic = SERVICE_REQUEST_MAGIC;
 	generation = service_wait_running(s);
 	slot = slot_take(s);
 	seg = dsm_create(size, 0);
 	base = dsm_segment_address(seg);
-	memcpy(base, &req, sizeof(req));
-	copy_side(base, &req.side[0], L);
-	copy_side(base, &req.side[1], R);
+	memcpy(base, req, sizeof(*req));
+	fill(base, req, arg);
 	res->bytes_sent = copied;
 	res->send_ms = (exg_now_ns() - t0) / 1e6;
 
@@ -240,7 +233,7 @@ exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const
 	slot->generation = generation;
 	slot->seq = ++request_seq;
 	slot->request = dsm_segment_handle(seg);
-	slot->work = L->nprims + R->nprims;
+	slot->work = work;
 	slot->submitted_ns = exg_now_ns();
 	slot->result = DSM_HANDLE_INVALID;
 	slot->npairs = 0;
@@ -313,4 +306,79 @@ exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const
 	if (status == EXG_ERR_INTERRUPTED)
 		CHECK_FOR_INTERRUPTS();
 	return status;
+}
+
+typedef struct BatchSides
+{
+	const exg_batch *side[2];
+} BatchSides;
+
+static void
+fill_batches(char *base, const ServiceRequest *req, const void *arg)
+{
+	const BatchSides *b = arg;
+
+	copy_side(base, &req->side[0], b->side[0]);
+	copy_side(base, &req->side[1], b->side[1]);
+}
+
+exg_status
+exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const exg_batch *R,
+					 const exg_join_options *opt, ExactgpuServiceResult *res,
+					 exg_join_stats *stats, exg_error *err)
+{
+	ServiceRequest req;
+	BatchSides	sides = {{L, R}};
+	Size		size = MAXALIGN(sizeof(ServiceRequest));
+	uint64		copied = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&req, 0, sizeof(req));
+	req.job = job;
+	req.mode = mode;
+	req.opt = *opt;
+	plan_side(&req.side[0], L, &size, &copied);
+	plan_side(&req.side[1], R, &size, &copied);
+	return submit(&req, size, copied, L->nprims + R->nprims, fill_batches, &sides, res, stats,
+				  err);
+}
+
+typedef struct BoxSides
+{
+	const exg_box_set *side[2];
+} BoxSides;
+
+static void
+fill_boxes(char *base, const ServiceRequest *req, const void *arg)
+{
+	const BoxSides *b = arg;
+
+	for (int k = 0; k < 2; k++)
+		copy_array(base, &req->side[k].xyz, b->side[k]->box);
+}
+
+exg_status
+exactgpu_service_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
+						  const exg_join_options *opt, ExactgpuServiceResult *res,
+						  exg_join_stats *stats, exg_error *err)
+{
+	ServiceRequest req;
+	BoxSides	sides = {{A, B}};
+	Size		size = MAXALIGN(sizeof(ServiceRequest));
+	uint64		copied = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&req, 0, sizeof(req));
+	req.job = EXACTGPU_SERVICE_BOX_JOIN;
+	req.opt = *opt;
+	for (int k = 0; k < 2; k++)
+	{
+		const exg_box_set *b = sides.side[k];
+
+		req.side[k].naxes = naxes;
+		req.side[k].nrows = b->n;
+		plan_array(&req.side[k].xyz, b->box, sizeof(double) * 2 * naxes * b->n, &size, &copied);
+	}
+	return submit(&req, size, copied, (uint64) A->n + B->n, fill_boxes, &sides, res, stats,
+				  err);
 }

@@ -74,6 +74,30 @@ warm_up(ServiceLane *lane)
 		exg_gpu_memory_info(&lane->mem_in_use, &lane->mem_reserved, &lane->mem_free);
 }
 
+/* The box join's sink: every chunk appended (the backend takes them at once). */
+static exg_status
+box_sink(void *arg, const exg_pair *pairs, size_t n)
+{
+	ServiceLane *lane = arg;
+
+	if (lane->npairs + n > lane->pairs_cap)
+	{
+		size_t		cap = lane->pairs_cap ? lane->pairs_cap : 65536;
+		uint64_t   *p;
+
+		while (cap < lane->npairs + n)
+			cap *= 2;
+		p = realloc(lane->pairs, cap * sizeof(uint64_t));
+		if (p == NULL)
+			return EXG_ERR_NOMEM;
+		lane->pairs = p;
+		lane->pairs_cap = cap;
+	}
+	memcpy(lane->pairs + lane->npairs, pairs, n * sizeof(exg_pair));
+	lane->npairs += n;
+	return EXG_OK;
+}
+
 static void
 run_job(ServiceLane *lane)
 {
@@ -85,14 +109,23 @@ run_job(ServiceLane *lane)
 	/* resident bodies and in-place sides: pinned once for the service's life */
 	for (int i = 0; i < lane->nlasting; i++)
 		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
-	if (lane->job == 0)
+	lane->pairs_cap = 0;
+	if (lane->job == LANE_BATCH_JOIN)
 		lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
 										 (exg_batch_join_mode) lane->mode, &lane->opt,
 										 &lane->pairs, &lane->npairs, &lane->stats, &lane->err);
-	else
+	else if (lane->job == LANE_INTERCEPTS)
 		lane->status = exg_intercepts_candidates(&lane->side[0], &lane->side[1], &lane->opt,
 												 &lane->pairs, &lane->npairs, &lane->stats,
 												 &lane->err);
+	else
+	{
+		lane->status = exg_box_join(&lane->box[0], &lane->box[1], lane->box_naxes, &lane->opt,
+									box_sink, lane, &lane->stats, &lane->err);
+		if (lane->status == EXG_ERR_NOMEM && lane->err.message[0] == '\0')
+			exg_fail(&lane->err, EXG_ERR_NOMEM, "out of memory keeping %zu box pairs",
+					 lane->npairs);
+	}
 	lane->done_ns = exg_now_ns();
 	lane->joins++;
 	if (lane->device >= 0)

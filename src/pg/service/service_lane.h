@@ -15,6 +15,14 @@
 
 #include "exactgpu_engine.h"
 
+/* The jobs, numbered as ExactgpuServiceJob (service_main.c checks). */
+enum
+{
+	LANE_BATCH_JOIN,
+	LANE_INTERCEPTS,
+	LANE_BOX_JOIN
+};
+
 typedef struct ServiceLane
 {
 	int			index;
@@ -31,7 +39,10 @@ typedef struct ServiceLane
 	int			slot;			/* the slot it came from */
 	int			job;			/* ExactgpuServiceJob */
 	int			mode;
-	exg_batch	side[2];
+	exg_batch	side[2];		/* LANE_BATCH_JOIN, LANE_INTERCEPTS */
+	exg_box_set box[2];			/* LANE_BOX_JOIN */
+	int			box_naxes;
+	size_t		pairs_cap;		/* LANE_BOX_JOIN: the pairs' buffer */
 	exg_join_options opt;
 	const void *lasting[8];		/* shared-memory arrays worth pinning once */
 	size_t		lasting_bytes[8];

@@ -39,6 +39,11 @@ typedef struct LaneJob
 	uint64		seq;
 } LaneJob;
 
+StaticAssertDecl((int) LANE_BATCH_JOIN == (int) EXACTGPU_SERVICE_BATCH_JOIN &&
+				 (int) LANE_INTERCEPTS == (int) EXACTGPU_SERVICE_INTERCEPTS &&
+				 (int) LANE_BOX_JOIN == (int) EXACTGPU_SERVICE_BOX_JOIN,
+				 "the lanes number the jobs as ExactgpuServiceJob");
+
 static ServiceLane *lanes;
 static LaneJob *lane_jobs;
 static int	nlanes;
@@ -170,8 +175,21 @@ dispatch(void)
 		if (lane->device < 0)
 			lane->opt.device = EXG_DEVICE_CPU;
 		lane->nlasting = 0;
-		side_batch(&lane->side[0], &req->side[0], (char *) req, lane);
-		side_batch(&lane->side[1], &req->side[1], (char *) req, lane);
+		if (req->job == EXACTGPU_SERVICE_BOX_JOIN)
+			for (int k = 0; k < 2; k++)
+			{
+				const ServiceArray *a = &req->side[k].xyz;
+
+				lane->box[k].box = a->by_address ? (const double *) (uintptr_t) a->where
+					: (const double *) ((char *) req + a->where);
+				lane->box[k].n = (uint32) req->side[k].nrows;
+				lane->box_naxes = req->side[k].naxes;
+			}
+		else
+		{
+			side_batch(&lane->side[0], &req->side[0], (char *) req, lane);
+			side_batch(&lane->side[1], &req->side[1], (char *) req, lane);
+		}
 		lane_jobs[l].request = seg;
 		lane_jobs[l].seq = slot->seq;
 		pg_atomic_fetch_add_u32(&s->running_joins, 1);

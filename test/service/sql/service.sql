@@ -61,6 +61,7 @@ BEGIN; SELECT * FROM sv_same('holes in bodies as volumes', 'SELECT * FROM ST_Exa
 BEGIN; SELECT * FROM sv_same('points in bodies', 'SELECT * FROM ST_ExactLocate3DJoin(''SELECT id, geom FROM sv_points'', ''SELECT id, geom FROM sv_bodies'')'); COMMIT;
 BEGIN; SELECT * FROM sv_same('intercepts', 'SELECT * FROM ST_ExactIntercepts3DJoin(''SELECT id, geom FROM sv_holes'', ''SELECT id, geom FROM sv_bodies'')'); COMMIT;
 BEGIN; SELECT * FROM sv_same('2D parcels', 'SELECT * FROM ST_ExactIntersectsJoin(''SELECT id, geom FROM sv_parcels'', ''SELECT id, geom FROM sv_parcels'')'); COMMIT;
+BEGIN; SELECT * FROM sv_same('3D box join (SRF)', 'SELECT * FROM ST_3DBoxJoin(''SELECT id, geom FROM sv_holes'', ''SELECT id, geom FROM sv_bodies'')'); COMMIT;
 -- plain SQL joins: planned for the GPU (the planner sees no GPU on a
 -- machine without one; the service's 'on' mode then joins on its CPU)
 SET exactgpu.device = 'gpu';
@@ -82,6 +83,7 @@ SELECT count(*) AS lines_naming_the_service FROM sv_explain(
 	'SELECT count(*) FROM sv_holes h JOIN sv_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)') l
 WHERE l LIKE '%via the GPU service%';
 
+BEGIN; SELECT * FROM sv_same('plain && JOIN (ExactBoxJoin)', 'SELECT a.id AS a, b.id AS b FROM sv_parcels a JOIN sv_parcels b ON a.geom && b.geom'); COMMIT;
 RESET exactgpu.device;
 RESET enable_nestloop;
 
