@@ -288,7 +288,7 @@ CREATE TEMP TABLE section_window AS
 	WHERE ST_YMin(i.piece) <= s.y + 40 AND ST_YMax(i.piece) >= s.y - 40;
 DELETE FROM section_window WHERE ST_IsEmpty(g);
 CREATE TEMP TABLE svg_frame AS
-	SELECT floor(ST_XMin(e)) - 60 AS v_xmin, ceil(ST_XMax(e)) + 20 AS v_xmax, floor(-ST_YMax(e)) - 50 AS v_top, ceil(-ST_YMin(e)) + 40 AS v_bottom
+	SELECT floor(ST_XMin(e)) - 60 AS v_xmin, ceil(ST_XMax(e)) + 20 AS v_xmax, floor(-ST_YMax(e)) - 50 AS v_top, ceil(-ST_YMin(e)) + 60 AS v_bottom
 	FROM (SELECT ST_Extent(g) AS e FROM (SELECT cut AS g FROM section_cut WHERE what <> 'fault'
 	                                     UNION ALL SELECT g FROM section_window) a) b;
 SELECT line FROM (

@@ -12,7 +12,8 @@
 #   5. draw a plan view and the section (demo/plot.py, python3-matplotlib).
 # The text output and the drawings go to demo/out/ (demo.txt, section.svg,
 # mine.png).
-# Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N.
+# Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N. (The large
+# mine's bodies.obj holds more triangles than one mesh import reads.)
 set -eu
 cd "$(dirname "$0")/.."
 SUDO=""
