@@ -1,5 +1,6 @@
 # The demo's mine generator (no PostgreSQL). Included from the top-level Makefile.
 # The mine itself is a fixture the tests and benches share (test/fixtures/mine.c).
-demo/bin/minegen: demo/minegen.c test/fixtures/mine.c test/fixtures/mine.h
+MINEGEN_SRCS = demo/minegen.c demo/mine_out.c demo/survey_files.c test/fixtures/mine.c
+demo/bin/minegen: $(MINEGEN_SRCS) demo/mine_out.h demo/survey_files.h test/fixtures/mine.h
 	@mkdir -p demo/bin
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -ffp-contract=off -fno-fast-math -Itest/fixtures -o $@ demo/minegen.c test/fixtures/mine.c -lm
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -ffp-contract=off -fno-fast-math -Itest/fixtures -Idemo -o $@ $(MINEGEN_SRCS) -lm

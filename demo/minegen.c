@@ -3,7 +3,7 @@
  *
  *   minegen [--size tiny|demo|paper|large] [--seed N] [--holes N] [--bodies N]
  *           [--triangles N] [--segments N] [--sets N] [--srid N]
- *           [--format copy|wkt] --out DIR
+ *           [--format copy|wkt|survey] --out DIR
  *
  * --format copy (the default) writes, in PostgreSQL COPY text format,
  *   DIR/holes.tsv         hole_id, name, EWKT  SRID=s;LINESTRING Z (x y z,...)
@@ -18,6 +18,12 @@
  * --format wkt writes DIR/holes.wkt and DIR/bodies.wkt, one plain WKT per line
  * in id order.
  *
+ * --format survey writes the mine as exploration data arrive: collar and
+ * survey tables (CSV), the ore bodies and a fault sheet as OBJ files, the
+ * calibration holes as coordinates, and a load.sql for the tables; the demo
+ * (demo/demo.sql) imports the meshes and desurveys the holes in SQL
+ * (demo/survey_files.h).
+ *
  * Coordinates are printed with "%.17g": 17 significant digits make every
  * double round-trip exactly through text, which the deliberate degeneracies
  * (shared vertices, exact coplanarity, one-ulp misses) depend on.
@@ -25,6 +31,8 @@
 #define _XOPEN_SOURCE 700
 
 #include "mine.h"
+#include "mine_out.h"
+#include "survey_files.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -51,7 +59,7 @@ usage(FILE *f)
 	fprintf(f,
 			"usage: minegen [--size tiny|demo|paper|large] [--seed N] [--holes N]\n"
 			"               [--bodies N] [--triangles N] [--segments N] [--sets N]\n"
-			"               [--srid N] [--format copy|wkt] --out DIR\n"
+			"               [--srid N] [--format copy|wkt|survey] --out DIR\n"
 			"  --size       preset (default demo): tiny 50 holes/3 bodies/2000 triangles,\n"
 			"               demo 2000/20/200000, paper 7846 segments/12/1000000,\n"
 			"               large 20000/100/10000000\n"
@@ -74,47 +82,6 @@ parse_int(const char *s, int64_t *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-/* Output buffer with "%.17g" coordinates; a failed write is noticed at close. */
-typedef struct out_file
-{
-	FILE	   *f;
-	const char *path;
-} out_file;
-
-static bool
-out_open(out_file *o, const char *dir, const char *name, char *pathbuf, size_t len)
-{
-	snprintf(pathbuf, len, "%s/%s", dir, name);
-	o->path = pathbuf;
-	o->f = fopen(pathbuf, "w");
-	if (o->f == NULL)
-	{
-		fprintf(stderr, "minegen: cannot create %s: %s\n", pathbuf, strerror(errno));
-		return false;
-	}
-	setvbuf(o->f, NULL, _IOFBF, 1 << 22);
-	return true;
-}
-
-static bool
-out_close(out_file *o)
-{
-	bool		ok = !ferror(o->f);
-
-	if (fclose(o->f) != 0)
-		ok = false;
-	if (!ok)
-		fprintf(stderr, "minegen: error writing %s: %s\n", o->path, strerror(errno));
-	return ok;
-}
-
-/* "x y z" with 17 significant digits; returns the length. */
-static int
-format_xyz(char *buf, size_t len, const double *p)
-{
-	return snprintf(buf, len, "%.17g %.17g %.17g", p[0], p[1], p[2]);
 }
 
 static void
@@ -176,23 +143,6 @@ write_body_geom(FILE *f, const mine *m, size_t b, vertex_text *vt)
 	}
 	fputc(')', f);
 	return true;
-}
-
-/* A string as a single-quoted psql meta-command argument. */
-static void
-write_psql_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-	{
-		if (*s == '\'')
-			fputs("''", f);
-		else if (*s == '\\')
-			fputs("\\\\", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
 }
 
 static bool
@@ -311,21 +261,7 @@ write_copy(const char *dir, const mine *m, int64_t srid)
 	if (!ok || !out_close(&o))
 		return false;
 
-	if (!out_open(&o, dir, "degeneracies.tsv", path, sizeof(path)))
-		return false;
-	for (size_t i = 0; i < m->n_degenerate; i++)
-	{
-		const mine_degenerate *d = &m->degenerate[i];
-
-		fprintf(o.f, "%lld\t%lld\t%s\t%s\t%zu\t", (long long) m->holes[d->hole].id,
-				(long long) m->bodies[d->body].id, mine_degenerate_kind_name(d->kind),
-				d->expect_intersects ? "t" : "f", d->hole_vertex + 1);
-		if (d->body_triangle >= 0)
-			fprintf(o.f, "%lld\n", (long long) d->body_triangle + 1);
-		else
-			fputs("\\N\n", o.f);
-	}
-	return out_close(&o);
+	return write_degeneracies_tsv(dir, m);
 }
 
 static bool
@@ -449,9 +385,9 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(format, "copy") != 0 && strcmp(format, "wkt") != 0)
+	if (strcmp(format, "copy") != 0 && strcmp(format, "wkt") != 0 && strcmp(format, "survey") != 0)
 	{
-		fprintf(stderr, "minegen: --format is copy or wkt, not %s\n", format);
+		fprintf(stderr, "minegen: --format is copy, wkt or survey, not %s\n", format);
 		return 2;
 	}
 	if (!mine_params_for_size(&p, size, (uint64_t) seed))
@@ -495,6 +431,8 @@ main(int argc, char **argv)
 	t1 = now_seconds();
 	if (strcmp(format, "copy") == 0)
 		ok = write_copy(dir, m, srid) && write_load_sql(dir, absdir, m, size, srid);
+	else if (strcmp(format, "survey") == 0)
+		ok = write_survey_files(dir, absdir, m, size, srid);
 	else
 		ok = write_wkt(dir, m);
 	t2 = now_seconds();
@@ -514,6 +452,12 @@ main(int argc, char **argv)
 			   "minegen: load with: psql -v dir=%s -f %s/load.sql\n",
 			   absdir, file_size(dir, "holes.tsv"), file_size(dir, "bodies.tsv"), t1 - t0,
 			   t2 - t1, absdir, absdir);
+	else if (strcmp(format, "survey") == 0)
+		printf("minegen: %s: collars.csv %zu bytes, surveys.csv %zu bytes, bodies.obj %zu bytes; "
+			   "generated in %.3f s, written in %.3f s\n"
+			   "minegen: load the tables with: psql -v dir=%s -f %s/load.sql\n",
+			   absdir, file_size(dir, "collars.csv"), file_size(dir, "surveys.csv"),
+			   file_size(dir, "bodies.obj"), t1 - t0, t2 - t1, absdir, absdir);
 	else
 		printf("minegen: %s: holes.wkt %zu bytes, bodies.wkt %zu bytes; "
 			   "generated in %.3f s, written in %.3f s\n",

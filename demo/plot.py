@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the demo mine: a plan view and a vertical section with the ore
 bodies, the drill holes, the exact intercepts and the pairs PostGIS gets
-wrong. Reads the CSV files demo/demo.sql writes into the output folder and
+wrong (the section itself is also drawn by demo.sql, as section.svg). Reads the CSV files demo/demo.sql writes into the output folder and
 writes mine.png beside them. Needs python3-matplotlib (Debian)."""
 import csv
 import re
@@ -21,6 +21,12 @@ def coords(wkt):
     return [tuple(float(v) for v in p.split()) for p in body.group(1).split(",")]
 
 
+def lines(wkt):
+    """The parts of a (MULTI)LINESTRING WKT as lists of (x, y)."""
+    return [[tuple(float(v) for v in p.split()[:2]) for p in part.split(",")]
+            for part in re.findall(r"\(([^()]*)\)", wkt)]
+
+
 def rows(out, name):
     with open(f"{out}/{name}", newline="") as f:
         return list(csv.reader(f))
@@ -31,10 +37,11 @@ def main(out):
     holes = rows(out, "plan_holes.csv")
     pieces = rows(out, "pieces.csv")
     wrong = rows(out, "postgis_wrong.csv")
-    sec_body, sec_y = rows(out, "section.csv")[0]
-    sec_y = float(sec_y)
+    sec_body, sec_y, sec_x0 = rows(out, "section.csv")[0]
+    sec_y, sec_x0 = float(sec_y), float(sec_x0)
     sec_bodies = rows(out, "section_bodies.csv")
-    sec_holes = rows(out, "section_holes.csv")
+    sec_faults = rows(out, "section_faults.csv")
+    sec_window = rows(out, "section_window.csv")
 
     x0 = min(c[0] for b in bodies for c in coords(b[2]))
     y0 = min(c[1] for b in bodies for c in coords(b[2]))
@@ -73,38 +80,29 @@ def main(out):
                           label="PostGIS says they miss; they meet")]
     plan.legend(handles=handles, loc="lower left", fontsize=8, framealpha=0.9)
 
-    # section: x against z, holes within 40 m of the plane, pieces of those holes
-    near = {h[0] for h in sec_holes}
-    def clip(line):
-        """The parts of a polyline within 40 m of the plane y = sec_y, as (x, z)."""
-        parts, cur = [], []
-        for c in line:
-            if abs(c[1] - sec_y) <= 40:
-                cur.append((c[0] - x0, c[2]))
-            elif cur:
-                parts.append(cur)
-                cur = []
-        if len(cur) > 1:
-            parts.append(cur)
-        return [p for p in parts if len(p) > 1]
-    segs = [p for h in sec_holes for p in clip(coords(h[1]))]
-    sec.add_collection(LineCollection(segs, colors="0.5", linewidths=0.6))
+    # section, in the section coordinates demo.sql wrote (x along the line from
+    # its west end, elevation): the exact cut of bodies and fault
+    # (ST_ExactSection), holes and intercepts within 40 m projected onto it
+    sec.add_collection(LineCollection([line for w in sec_window if w[0] == "hole" for line in lines(w[2])],
+                                      colors="0.5", linewidths=0.6))
     for b in sec_bodies:
-        ring = [(c[0] - x0, c[1]) for c in coords(b[2])]
-        if len(ring) > 2:
+        for ring in lines(b[2]):
             sec.fill([p[0] for p in ring], [p[1] for p in ring], color="tab:orange", alpha=0.35,
                      ec="tab:brown", lw=0.8)
-            sec.annotate(b[1], (sum(p[0] for p in ring) / len(ring), max(p[1] for p in ring)),
-                         fontsize=7, ha="center", va="bottom", color="tab:brown")
-    psegs = [p for pc in pieces if pc[0] in near for p in clip(coords(pc[2]))]
-    sec.add_collection(LineCollection(psegs, colors="tab:red", linewidths=2.2))
+        pts = [p for ring in lines(b[2]) for p in ring]
+        sec.annotate(b[1], (sum(p[0] for p in pts) / len(pts), max(p[1] for p in pts)),
+                     fontsize=7, ha="center", va="bottom", color="tab:brown")
+    sec.add_collection(LineCollection([line for f in sec_faults for line in lines(f[2])],
+                                      colors="navy", linewidths=1.2, linestyles="--"))
+    sec.add_collection(LineCollection([line for w in sec_window if w[0] == "piece" for line in lines(w[2])],
+                                      colors="tab:red", linewidths=2.2))
     for w in wrong:
         if abs(float(w[3]) - sec_y) <= 40:
-            sec.plot(float(w[2]) - x0, float(w[4]), marker="X", ms=11, mec="k",
+            sec.plot(float(w[2]) - sec_x0, float(w[4]), marker="X", ms=11, mec="k",
                      mfc="yellow" if w[5] == "f" else "tab:blue", ls="none")
     sec.autoscale()
     sec.set_title(f"Section at northing {sec_y - y0:.0f} m (holes within 40 m of the plane)")
-    sec.set_xlabel(f"easting - {x0:.0f} m")
+    sec.set_xlabel(f"easting - {sec_x0:.0f} m")
     sec.set_ylabel("elevation (m)")
     sec.set_aspect("equal", adjustable="datalim")
 

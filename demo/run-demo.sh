@@ -2,14 +2,18 @@
 # The exactgpu demo, on a fresh Debian 12 machine:
 #   1. install build and runtime dependencies (apt), if missing;
 #   2. build and install the extension;
-#   3. generate a mine (drill holes at UTM coordinates, closed ore bodies)
-#      with deliberate exact degeneracies (test/fixtures/mine.h);
-#   4. on a throwaway PostgreSQL 15 cluster: load it, run the exact join,
-#      the intercepts and composites, and show where PostGIS's floating-point
-#      ST_3DIntersects is wrong;
-#   5. draw a plan view and a section (demo/plot.py, python3-matplotlib).
-# The text output and the drawing go to demo/out/ (demo.txt, mine.png).
-# Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N.
+#   3. generate a mine as exploration data arrive (demo/survey_files.h):
+#      collar and survey tables (CSV), the ore bodies and a fault as OBJ
+#      files, and holes built to touch bodies exactly (test/fixtures/mine.h);
+#   4. on a throwaway PostgreSQL 15 cluster: import the meshes, desurvey the
+#      holes, run the exact join, the intercepts and composites, the fault
+#      crossings, show where PostGIS's floating-point ST_3DIntersects is
+#      wrong, and cut a section (ST_ExactSection) drawn as SVG from SQL;
+#   5. draw a plan view and the section (demo/plot.py, python3-matplotlib).
+# The text output and the drawings go to demo/out/ (demo.txt, section.svg,
+# mine.png).
+# Options: MINE_SIZE=tiny|demo|paper (default demo), MINE_SEED=N. (The large
+# mine's bodies.obj holds more triangles than one mesh import reads.)
 set -eu
 cd "$(dirname "$0")/.."
 SUDO=""
@@ -28,7 +32,7 @@ $SUDO make -s install
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 chmod 755 "$out"
-demo/bin/minegen --size "$size" --seed "$seed" --out "$out"
+demo/bin/minegen --size "$size" --seed "$seed" --format survey --out "$out"
 mkdir -p demo/out
 chmod 777 demo/out   # psql (run by pg_virtualenv, maybe as postgres) writes the drawing's data here
 pg_virtualenv -v 15 psql -X -q -v mine="$out" -v repo="$PWD" -v out="$PWD/demo/out" -f demo/demo.sql \
