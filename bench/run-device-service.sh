@@ -42,7 +42,7 @@ gpu_mem() { nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null
 	echo
 } > "$report"
 
-pg_cluster_start "$opts -c exactgpu.gpu_service=off"
+pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "$opts -c exactgpu.gpu_service=off"
 pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE' -c 'CREATE DATABASE paper'"
 as_pg "psql -X -h /tmp -d paper -q -c 'CREATE EXTENSION exactgpu CASCADE'"
 t0=$(date +%s)
@@ -125,7 +125,7 @@ run_setting() {
 
 run_setting off
 pg_cluster_stop
-pg_cluster_start "$opts -c exactgpu.gpu_service=auto"
+pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "$opts -c exactgpu.gpu_service=auto"
 sleep 3
 run_setting auto
 

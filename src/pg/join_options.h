@@ -105,6 +105,8 @@ typedef struct ExactgpuJoinReport
 	double		service_queued_ms;	/* waiting for a lane */
 	double		service_send_ms;	/* inputs laid out for the service */
 	uint64		service_bytes_sent; /* of them copied (the rest went by address) */
+	double		service_run_ms; /* the engine's join in the service */
+	double		service_back_ms;	/* the pairs back, the request released */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

@@ -224,6 +224,16 @@ report_joined(const ExactgpuJoin *j, const ExactgpuJoinReport *rep)
 						j->context, s->device_name, rep->join_ms,
 						(unsigned long long) s->candidates, (unsigned long long) s->hits,
 						(unsigned long long) s->exact_pairs),
+				 rep->service ?
+				 errdetail("In the GPU service: inputs laid out %.1f ms (%llu kB copied, the rest by address), queued %.1f ms, joined %.1f ms (upload %.1f, prepare %.1f, test %.1f, exact %.1f ms), pairs back %.1f ms.",
+						   rep->service_send_ms,
+						   (unsigned long long) (rep->service_bytes_sent + 1023) / 1024,
+						   rep->service_queued_ms, rep->service_run_ms,
+						   s->phase_ns[EXG_PHASE_UPLOAD] / 1e6,
+						   (s->phase_ns[EXG_PHASE_CLASSIFY] + s->phase_ns[EXG_PHASE_GRID]) / 1e6,
+						   (s->phase_ns[EXG_PHASE_CULL] + s->phase_ns[EXG_PHASE_TEST] +
+							s->phase_ns[EXG_PHASE_REFINE]) / 1e6,
+						   s->phase_ns[EXG_PHASE_EXACT] / 1e6, rep->service_back_ms) :
 				 s->gpu_setup_ns > 0 ?
 				 errdetail("Of it, %.1f ms setting the GPU up (driver, CUDA context, pinned buffers): paid by a backend's first GPU join, and by a join that needs bigger pinned buffers than the joins before it.",
 						   s->gpu_setup_ns / 1e6) : 0));
@@ -370,6 +380,8 @@ run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport 
 	rep->service_queued_ms = res.queued_ms;
 	rep->service_send_ms = res.send_ms;
 	rep->service_bytes_sent = res.bytes_sent;
+	rep->service_run_ms = res.run_ms;
+	rep->service_back_ms = res.back_ms;
 	len = strlen(rep->stats.device_name);
 	snprintf(rep->stats.device_name + len, sizeof(rep->stats.device_name) - len,
 			 " via the GPU service (queued %.1f ms, %llu kB copied)", res.queued_ms,

@@ -51,6 +51,7 @@ typedef struct ExactgpuServiceResult
 	double		queued_ms;		/* submitted to taken by a lane */
 	double		run_ms;			/* the engine's join in the service */
 	double		send_ms;		/* inputs laid out for the service */
+	double		back_ms;		/* done to the pairs copied back and the slot free */
 	uint64		bytes_sent;		/* bytes copied into the request (not by address) */
 	int			lane;
 } ExactgpuServiceResult;

@@ -264,6 +264,7 @@ submit(ServiceRequest *req, Size size, uint64 copied, uint64 work,
 		ResetLatch(MyLatch);
 	}
 	pg_read_barrier();
+	t0 = exg_now_ns();
 
 	status = (exg_status) slot->status;
 	if (stats != NULL)
@@ -298,6 +299,7 @@ submit(ServiceRequest *req, Size size, uint64 copied, uint64 work,
 	pg_atomic_write_u32(&slot->state, SLOT_FREE);
 	wake_service(s);
 	dsm_detach(seg);
+	res->back_ms = (exg_now_ns() - t0) / 1e6;
 	if (status == EXG_OK && res->pairs == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),

@@ -110,6 +110,9 @@ run_job(ServiceLane *lane)
 	for (int i = 0; i < lane->nlasting; i++)
 		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
 	lane->pairs_cap = 0;
+	if (lane->opt.worker_threads <= 0 || lane->opt.worker_threads > lane->pool)
+		lane->opt.worker_threads = lane->pool;
+	(void) exg_engine_workers_start(lane->opt.worker_threads);
 	if (lane->job == LANE_BATCH_JOIN)
 		lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
 										 (exg_batch_join_mode) lane->mode, &lane->opt,
@@ -138,6 +141,9 @@ lane_main(void *arg)
 	ServiceLane *lane = arg;
 
 	this_lane = lane;
+	/* the engine's pool for this thread's regions, made once (as a
+	 * backend's at its start): a team made per join costs milliseconds */
+	lane->pool = exg_engine_workers_start(0);
 	warm_up(lane);
 	pthread_mutex_lock(&lane->mutex);
 	lane->finished = true;		/* the warm-up, collected like a job */

@@ -27,6 +27,7 @@ typedef struct ServiceLane
 {
 	int			index;
 	int			device;			/* the GPU this lane joins on; -1: the CPU */
+	int			pool;			/* its OpenMP pool's size (exg_workers_start) */
 	pthread_t	thread;
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
