@@ -3,6 +3,7 @@
  * PostgreSQL header here on purpose: a lane never calls PostgreSQL.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -110,6 +111,7 @@ run_job(ServiceLane *lane)
 	for (int i = 0; i < lane->nlasting; i++)
 		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
 	lane->pairs_cap = 0;
+	lane->gpu_failure[0] = '\0';
 	if (lane->opt.worker_threads <= 0 || lane->opt.worker_threads > lane->pool)
 		lane->opt.worker_threads = lane->pool;
 	(void) exg_engine_workers_start(lane->opt.worker_threads);
@@ -128,6 +130,41 @@ run_job(ServiceLane *lane)
 		if (lane->status == EXG_ERR_NOMEM && lane->err.message[0] == '\0')
 			exg_fail(&lane->err, EXG_ERR_NOMEM, "out of memory keeping %zu box pairs",
 					 lane->npairs);
+	}
+	/*
+	 * A GPU that failed (a CUDA error other than memory, which the join
+	 * handles by splitting its input): the same join on the CPU, said in
+	 * the device name, and the service restarts for a fresh context.
+	 */
+	if (lane->status == EXG_ERR_DEVICE && lane->device >= 0)
+	{
+		char		why[EXG_ERROR_MESSAGE_LEN];
+		size_t		len;
+
+		memcpy(why, lane->err.message, sizeof(why));
+		free(lane->pairs);
+		lane->pairs = NULL;
+		lane->npairs = 0;
+		lane->pairs_cap = 0;
+		memset(&lane->err, 0, sizeof(lane->err));
+		memset(&lane->stats, 0, sizeof(lane->stats));
+		lane->opt.device = EXG_DEVICE_CPU;
+		if (lane->job == LANE_BATCH_JOIN)
+			lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
+											 (exg_batch_join_mode) lane->mode, &lane->opt,
+											 &lane->pairs, &lane->npairs, &lane->stats,
+											 &lane->err);
+		else if (lane->job == LANE_INTERCEPTS)
+			lane->status = exg_intercepts_candidates(&lane->side[0], &lane->side[1],
+													 &lane->opt, &lane->pairs, &lane->npairs,
+													 &lane->stats, &lane->err);
+		else
+			lane->status = exg_box_join(&lane->box[0], &lane->box[1], lane->box_naxes,
+										&lane->opt, box_sink, lane, &lane->stats, &lane->err);
+		len = strlen(lane->stats.device_name);
+		snprintf(lane->stats.device_name + len, sizeof(lane->stats.device_name) - len,
+				 " after a GPU failure");
+		snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", why);
 	}
 	lane->done_ns = exg_now_ns();
 	lane->joins++;

@@ -58,6 +58,8 @@ typedef struct ServiceLane
 	size_t		npairs;
 	uint64_t	started_ns;
 	uint64_t	done_ns;
+	char		gpu_failure[EXG_ERROR_MESSAGE_LEN];	/* non-empty: the GPU failed,
+													 * the join was redone on the CPU */
 
 	/* the device, after each job (exg_gpu_memory_info) */
 	size_t		mem_in_use;

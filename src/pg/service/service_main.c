@@ -292,6 +292,14 @@ collect(ServiceLane *lane, LaneJob *job)
 	free(lane->pairs);
 	lane->pairs = NULL;
 	lane->busy = false;
+	if (lane->gpu_failure[0])
+	{
+		/* answered on the CPU; a fresh process gets a fresh CUDA context */
+		ereport(LOG,
+				(errmsg("exactgpu gpu service: GPU %d failed (%s); the join was redone on the CPU, the service restarts",
+						lane->device, lane->gpu_failure)));
+		proc_exit(1);
+	}
 }
 
 /* Result segments of slots whose backends have read them. */
