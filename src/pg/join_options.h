@@ -93,6 +93,9 @@ typedef struct ExactgpuJoinReport
 	int			read_workers;	/* parallel worker processes that flattened rows */
 	bool		read_parallel;	/* read_path: parallel (workers took part) or serial */
 	int			read_resident;	/* sides borrowed from the resident store, not read */
+	uint64		resident_rows;	/* ... their rows */
+	uint64		resident_bytes; /* ... their stored values' bytes (detoasted sizes) */
+	uint64		read_bytes;		/* the rows read: detoasted (out of line) or copied */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;
