@@ -55,6 +55,7 @@ typedef struct ResidentEntry
 	dsa_pointer block;
 	Size		size;
 	Size		covers;			/* the stored values' bytes it stands for */
+	Oid			dbid;			/* ... in this database (the planner's summary) */
 	dsa_pointer note;			/* exactgpu_resident_note_set's, or invalid */
 	Size		note_size;
 	pg_atomic_uint32 pins;
@@ -423,12 +424,15 @@ key_relation(const ResidentKey *key)
 	return (key->kind & RESIDENT_KIND_SIDE) ? key->side_toastrelid : key->toastrelid;
 }
 
-/* The summary slot of key's relation (the exclusive lock held), or NULL. */
+/*
+ * The summary slot of e's relation (the exclusive lock held), or NULL: by
+ * the database e was kept in, which need not be the evicting backend's.
+ */
 static ResidentRelation *
-relation_slot(const ResidentKey *key, bool add)
+relation_slot(const ResidentEntry *e, bool add)
 {
 	ResidentRelation *free_slot = NULL;
-	Oid			relid = key_relation(key);
+	Oid			relid = key_relation(&e->key);
 
 	if (relid == InvalidOid)
 		return NULL;
@@ -436,14 +440,14 @@ relation_slot(const ResidentKey *key, bool add)
 	{
 		ResidentRelation *r = &shared->relations[i];
 
-		if (r->toastrelid == relid && r->dbid == MyDatabaseId)
+		if (r->toastrelid == relid && r->dbid == e->dbid)
 			return r;
 		if (r->toastrelid == InvalidOid && free_slot == NULL)
 			free_slot = r;
 	}
 	if (!add || free_slot == NULL)
 		return NULL;			/* more relations than slots: the planner sees none */
-	free_slot->dbid = MyDatabaseId;
+	free_slot->dbid = e->dbid;
 	free_slot->toastrelid = relid;
 	free_slot->entries = 0;
 	free_slot->geometry_bytes = free_slot->side_bytes = 0;
@@ -454,7 +458,7 @@ relation_slot(const ResidentKey *key, bool add)
 static void
 relation_count(ResidentEntry *e, int sign)
 {
-	ResidentRelation *r = relation_slot(&e->key, sign > 0);
+	ResidentRelation *r = relation_slot(e, sign > 0);
 	uint64	   *bytes;
 
 	if (r == NULL)
@@ -573,6 +577,7 @@ exactgpu_resident_put(const ResidentKey *key, Size size, Size covers,
 	e->block = dp;
 	e->size = size;
 	e->covers = covers;
+	e->dbid = MyDatabaseId;
 	e->note = InvalidDsaPointer;
 	e->note_size = 0;
 	e->ready = false;

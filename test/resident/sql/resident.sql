@@ -150,6 +150,12 @@ SELECT top AS plan_off, cost AS cost_off FROM rs_plan('SELECT h.id, b.id FROM rs
 RESET exactgpu.resident;
 SELECT top AS plan_warm, :'plan_off' AS plan_off, cost < :cost_off AS cheaper_warm
 FROM rs_plan('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20');
+-- evicted, the side leaves the planner's summary: the cold cost again
+SELECT exactgpu_resident_evict() > 0 AS evicted;
+SELECT cost = :cost_off AS cold_cost_again
+FROM rs_plan('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20');
+-- (kept again for what follows)
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
 DROP FUNCTION rs_plan(text);
 DROP FUNCTION rs_explain(text);
 
