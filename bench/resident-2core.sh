@@ -17,7 +17,8 @@
 # it (warm); the plain JOIN's plan and cost, off and warm; what the warm
 # join borrowed and read; then the measurement behind "are small in-line
 # values worth keeping": a hole's share of the warm read against one store
-# lookup.
+# lookup; a big body's solid verdicts judged by one backend and found by the
+# next.
 set -eu
 REPS=${REPS:-5}
 MINE_DIR=${MINE_DIR:-/tmp/resident-2core-mine}
@@ -150,3 +151,19 @@ SELECT :kept || ' bodies kept by exactgpu_prewarm; ' || pg_temp.lookups(200);
 SELECT format('store: %s entries, %s MB, %s hits, %s misses, %s evictions, %s not kept',
 	entries, round(bytes / 1e6), hits, misses, evictions, not_kept) FROM exactgpu_resident;
 SQL
+
+# A big body's solid verdicts kept beside its block: the largest body judged
+# by one backend, then by a second (the verdicts found in the store), then
+# by a third with the store off (judged again). Each psql is a new backend.
+echo "== solid verdicts: ST_ExactIsValidSolid on the largest body, three backends"
+big=$(psql -X -At -c "SELECT body_id FROM ore_bodies ORDER BY ST_NumGeometries(geom) DESC LIMIT 1")
+psql -X -At -c "SELECT exactgpu_resident_evict()" >/dev/null
+for step in "first, store on" "second, store on" "third, store off"; do
+	case $step in *off) store=off ;; *) store=on ;; esac
+	found0=$(psql -X -At -c "SELECT verdicts_found FROM exactgpu_resident")
+	ms=$(psql -X -At -c "SET exactgpu.resident = $store" -c '\timing on' \
+		-c "SELECT ST_ExactIsValidSolid(geom) FROM ore_bodies WHERE body_id = $big" |
+		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+	found1=$(psql -X -At -c "SELECT verdicts_found FROM exactgpu_resident")
+	echo "body $big ($step): $ms ms, verdicts found in the store: $((found1 - found0))"
+done
