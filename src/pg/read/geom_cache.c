@@ -507,6 +507,7 @@ typedef struct SolidMemoEntry
 } SolidMemoEntry;
 
 static SolidMemoEntry solid_memo[SOLID_MEMO_ENTRIES];
+static uint64 solid_memo_tick;
 
 /*
  * A resident body's verdicts are also kept beside its block in the store,
@@ -528,7 +529,6 @@ entry_block(const GeomCacheEntry *e)
 	return e != NULL && e->resident && e->resident_gen == exactgpu_resident_generation()
 		? e->block : NULL;
 }
-static uint64 solid_memo_tick;
 
 /* The coordinates and the component structure: what the verdict reads. */
 static uint64
