@@ -440,6 +440,57 @@ COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(text, text) IS
 COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(text, text) IS
 'Batch form of ST_ExactInterceptPieces3D: (hole_id, body_id) and every intercept with its points, contact kinds and piece; bodies must be closed without overlapping shells; depths from M when a hole has it';
 
+-- ---- Resident geometry: what a join borrowed, verdicts kept beside their bodies (issue 27) ----
+DROP FUNCTION exactgpu_last_join_stats();
+CREATE FUNCTION exactgpu_last_join_stats(
+	OUT device text,
+	OUT semantics text,
+	OUT left_rows bigint,
+	OUT right_rows bigint,
+	OUT left_primitives bigint,
+	OUT right_primitives bigint,
+	OUT grid text,
+	OUT candidate_pairs bigint,
+	OUT primitive_hits bigint,
+	OUT undecided_first_filter bigint,
+	OUT undecided_double bigint,
+	OUT gmp_pairs bigint,
+	OUT row_pairs bigint,
+	OUT read_ms float8,
+	OUT upload_ms float8,
+	OUT prepare_ms float8,
+	OUT test_ms float8,
+	OUT exact_ms float8,
+	OUT output_ms float8,
+	OUT join_ms float8,
+	OUT total_ms float8,
+	OUT waves integer,
+	OUT splits integer,
+	OUT contained_pairs bigint,
+	OUT read_path text,
+	OUT read_workers integer,
+	OUT resident_sides integer,
+	OUT resident_rows bigint,
+	OUT resident_bytes bigint,
+	OUT read_bytes bigint)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION exactgpu_last_join_stats() IS
+	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part; resident_sides, resident_rows and resident_bytes what was borrowed from the resident store (exactgpu.resident_memory) instead of read, read_bytes what was read (detoasted sizes)';
+DROP VIEW exactgpu_resident;
+DROP FUNCTION exactgpu_resident_stats();
+CREATE FUNCTION exactgpu_resident_stats(
+	OUT enabled boolean, OUT capacity_bytes bigint, OUT bytes bigint, OUT entries bigint,
+	OUT hits bigint, OUT misses bigint, OUT inserts bigint, OUT evictions bigint,
+	OUT not_kept bigint, OUT verdicts_kept bigint, OUT verdicts_found bigint)
+	AS 'MODULE_PATHNAME', 'exactgpu_resident_stats_sql'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE VIEW exactgpu_resident AS SELECT * FROM exactgpu_resident_stats();
+COMMENT ON FUNCTION exactgpu_resident_stats() IS
+	'The resident store of prepared geometry (exactgpu.resident_memory): whether it is on in this session, its capacity and use, and its hits, misses, inserts, evictions and values it could not keep; the solid verdicts kept beside their bodies and found there by later queries.';
+COMMENT ON VIEW exactgpu_resident IS
+	'The resident store of prepared geometry, as exactgpu_resident_stats() reports it.';
 -- ---- the GPU service ----
 
 CREATE FUNCTION exactgpu_gpu_service_stats(

@@ -183,12 +183,16 @@ CREATE FUNCTION exactgpu_last_join_stats(
 	OUT splits integer,
 	OUT contained_pairs bigint,
 	OUT read_path text,
-	OUT read_workers integer)
+	OUT read_workers integer,
+	OUT resident_sides integer,
+	OUT resident_rows bigint,
+	OUT resident_bytes bigint,
+	OUT read_bytes bigint)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'exactgpu_last_join_stats'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION exactgpu_last_join_stats() IS
-	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part';
+	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part; resident_sides, resident_rows and resident_bytes what was borrowed from the resident store (exactgpu.resident_memory) instead of read, read_bytes what was read (detoasted sizes)';
 
 -- The GPU this backend can use, if any (initialises CUDA on first call).
 -- Memory: in use by live join allocations (0 between joins), kept by the pool
@@ -479,7 +483,7 @@ COMMENT ON FUNCTION ST_ExactIntersects3DJoin(exactgpu_batch, exactgpu_batch) IS
 COMMENT ON FUNCTION ST_ExactIntersectsJoin(exactgpu_batch, exactgpu_batch) IS
 	'Batch 2D join over two exactgpu_batch values: (left_id, right_id) for every intersecting pair.';
 COMMENT ON FUNCTION exactgpu_last_join_stats() IS
-	'The last batch join of this backend: device, semantics, rows, primitives, candidates, hits, filter and GMP counts, phase times.';
+	'The last batch join of this backend: device, sizes, filter counts, phase times; read_path says whether out-of-line geometries were flattened by parallel workers (parallel) or by this backend (serial), read_workers how many workers took part; resident_sides, resident_rows and resident_bytes what was borrowed from the resident store (exactgpu.resident_memory) instead of read, read_bytes what was read (detoasted sizes)';
 COMMENT ON FUNCTION exactgpu_device_info() IS
 	'The GPU build and the GPUs this backend can use (or why none), with GPU memory in use, pooled and free.';
 COMMENT ON FUNCTION ST_ExactLocate3D(geometry, geometry) IS
@@ -840,7 +844,7 @@ COMMENT ON FUNCTION ST_ExactMeshExportBinary(geometry, text) IS
 CREATE FUNCTION exactgpu_resident_stats(
 	OUT enabled boolean, OUT capacity_bytes bigint, OUT bytes bigint, OUT entries bigint,
 	OUT hits bigint, OUT misses bigint, OUT inserts bigint, OUT evictions bigint,
-	OUT not_kept bigint)
+	OUT not_kept bigint, OUT verdicts_kept bigint, OUT verdicts_found bigint)
 	AS 'MODULE_PATHNAME', 'exactgpu_resident_stats_sql'
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE VIEW exactgpu_resident AS SELECT * FROM exactgpu_resident_stats();
@@ -870,7 +874,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION exactgpu_resident_stats() IS
-	'The resident store of prepared geometry (exactgpu.resident_memory): whether it is on in this session, its capacity and use, and its hits, misses, inserts, evictions and values it could not keep.';
+	'The resident store of prepared geometry (exactgpu.resident_memory): whether it is on in this session, its capacity and use, and its hits, misses, inserts, evictions and values it could not keep; the solid verdicts kept beside their bodies and found there by later queries.';
 COMMENT ON VIEW exactgpu_resident IS
 	'The resident store of prepared geometry, as exactgpu_resident_stats() reports it.';
 COMMENT ON FUNCTION exactgpu_resident_entries() IS

@@ -230,8 +230,8 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	const ExactgpuJoinReport *r = &exactgpu_last_join;
 	const exg_join_stats *s = &r->stats;
 	TupleDesc	tupdesc;
-	Datum		v[26];
-	bool		n[26] = {0};
+	Datum		v[30];
+	bool		n[30] = {0};
 	int			i = 0;
 	char		grid[64];
 
@@ -272,5 +272,9 @@ exactgpu_last_join_stats(PG_FUNCTION_ARGS)
 	v[i++] = Int64GetDatum((int64) s->contained);
 	v[i++] = CStringGetTextDatum(r->read_parallel ? "parallel" : "serial");
 	v[i++] = Int32GetDatum((int32) r->read_workers);
+	v[i++] = Int32GetDatum((int32) r->read_resident);
+	v[i++] = Int64GetDatum((int64) r->resident_rows);
+	v[i++] = Int64GetDatum((int64) r->resident_bytes);
+	v[i++] = Int64GetDatum((int64) r->read_bytes);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, n)));
 }

@@ -107,6 +107,9 @@ typedef struct ExactgpuJoinReport
 	uint64		service_bytes_sent; /* of them copied (the rest went by address) */
 	double		service_run_ms; /* the engine's join in the service */
 	double		service_back_ms;	/* the pairs back, the request released */
+	uint64		resident_rows;	/* ... their rows */
+	uint64		resident_bytes; /* ... their stored values' bytes (detoasted sizes) */
+	uint64		read_bytes;		/* the rows read: detoasted (out of line) or copied */
 } ExactgpuJoinReport;
 
 extern ExactgpuJoinReport exactgpu_last_join;

@@ -59,6 +59,27 @@ BEGIN
 	RETURN n_on;
 END
 $$;
+-- the same for a batch join (the SRF), whose side of bodies the store keeps
+CREATE FUNCTION check_same_batch() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n_on bigint;
+	n_off bigint;
+	sum_on bigint;
+	sum_off bigint;
+BEGIN
+	SET LOCAL exactgpu.resident = on;
+	SELECT count(*), coalesce(sum(right_id * 1000 + left_id), 0) INTO n_on, sum_on
+		FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies WHERE id < 8');
+	SET LOCAL exactgpu.resident = off;
+	SELECT count(*), coalesce(sum(right_id * 1000 + left_id), 0) INTO n_off, sum_off
+		FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM holes', 'SELECT id, geom FROM bodies WHERE id < 8');
+	IF n_on <> n_off OR sum_on <> sum_off THEN
+		RAISE EXCEPTION 'resident store, batch join: % pairs (sum %) against % (sum %) without it',
+			n_on, sum_on, n_off, sum_off;
+	END IF;
+	RETURN n_on;
+END
+$$;
 SQL
 cat > "$out/update.sql" <<'SQL'
 \set id random(0, 19)
@@ -84,6 +105,32 @@ cat "$out/pgbench.log" | grep -E 'transactions actually processed|aborted|ERROR|
 grep -q 'aborted\|ERROR' "$out/pgbench.log" && fail "a client saw the store differ, or failed"
 grep -q 'number of transactions actually processed' "$out/pgbench.log" || fail "pgbench did not run"
 q -At -c "SELECT 'checks passed; store: ' || entries || ' entries, ' || hits || ' hits, ' || evictions || ' evictions' FROM exactgpu_resident"
+
+# lookups of present entries take the store's lock shared: many readers at
+# once, each comparing its answers with the store's off in one snapshot
+cat > "$out/read_rows.sql" <<'SQL'
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+SELECT check_same();
+COMMIT;
+SQL
+cat > "$out/read_batch.sql" <<'SQL'
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+SELECT check_same_batch();
+COMMIT;
+SQL
+echo "== resident: 8 clients reading only for 10 s (row by row and batch joins)"
+q -At -c "SELECT check_same_batch()" >/dev/null || fail "batch join differs with the store"
+hits0=$(q -At -c "SELECT hits FROM exactgpu_resident")
+"$bindir/pgbench" -n -c 8 -j 2 -T 10 -d "$db" -f "$out/read_rows.sql@1" -f "$out/read_batch.sql@1" \
+	> "$out/pgbench_ro.log" 2>&1 || true
+grep -E 'transactions actually processed|aborted|ERROR|resident store' "$out/pgbench_ro.log" || true
+grep -q 'aborted\|ERROR' "$out/pgbench_ro.log" && fail "a read-only client saw the store differ, or failed"
+grep -q 'number of transactions actually processed' "$out/pgbench_ro.log" || fail "read-only pgbench did not run"
+hits1=$(q -At -c "SELECT hits FROM exactgpu_resident")
+[ "$hits1" -gt "$hits0" ] || fail "8 readers found nothing in the store ($hits0 hits, then $hits1)"
+pinned=$(q -At -c "SELECT count(*) FROM exactgpu_resident_entries() WHERE pins > 0")
+[ "$pinned" = 0 ] || fail "$pinned entries pinned after the readers ended"
+echo "read-only checks passed: $((hits1 - hits0)) hits in 10 s, no pin left"
 
 echo "== resident: a crash restart starts the store empty and answers as before"
 q -At -c "SELECT exactgpu_prewarm('bodies', 'geom')" >/dev/null
@@ -145,4 +192,4 @@ same=$(q -At -c "SELECT (SELECT count(*) FROM holes h, reuse r
 	WHERE ST_ExactIntersects3D(r.geom, h.geom)) = (SELECT count(*) FROM holes h, bodies b
 	WHERE b.id = 7 AND ST_ExactIntersects3D(ST_Translate(b.geom, 0.5, 0, 0), h.geom))")
 [ "$same" = t ] || fail "the second body's answers are not its own"
-echo "resident: 4 passed, 0 failed"
+echo "resident: 5 passed, 0 failed"

@@ -9,6 +9,8 @@
 #      join row by row in REPEATABLE READ and SERIALIZABLE transactions,
 #      each comparing, in one snapshot, the store's answer with the answer
 #      without it (a difference raises an error, which aborts the client);
+#   2b. many clients reading only (lookups under the lock shared), row by
+#      row and batch joins, each compared with the store off;
 #   3. crash restart: a backend holding pins killed; the store comes back
 #      empty, then keeps and answers as before;
 #   4. identity: a TOAST value OID forced to be given again (DELETE, VACUUM,

@@ -39,6 +39,7 @@
 #include "geom_cache.h"
 #include "join_driver.h"
 #include "join_options.h"
+#include "resident_store.h"
 
 /* One input of the engine join: the rows of one child. */
 typedef struct ExactJoinSide
@@ -85,6 +86,10 @@ typedef struct ExactJoinState
 	char		device_used[96];
 	double		read_ms;
 	int			resident_sides; /* summed over runs: sides borrowed, not read */
+	bool		resident_on;	/* the store was on: say what was borrowed and read */
+	uint64		resident_rows,
+				resident_bytes,
+				read_bytes;
 	double		join_ms;
 } ExactJoinState;
 
@@ -342,6 +347,10 @@ run_join(ExactJoinState *ejs)
 	ejs->runs++;
 	ejs->read_ms += rep->read_ms;
 	ejs->resident_sides += rep->read_resident;
+	ejs->resident_on |= exactgpu_resident_enabled();
+	ejs->resident_rows += rep->resident_rows;
+	ejs->resident_bytes += rep->resident_bytes;
+	ejs->read_bytes += rep->read_bytes;
 	ejs->join_ms += rep->join_ms;
 	ejs->stats.candidates += rep->stats.candidates;
 	ejs->stats.hits += rep->stats.hits;
@@ -456,6 +465,12 @@ exact_join_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	/* only where the store took part: plans without it read as before */
 	if (ejs->resident_sides > 0)
 		ExplainPropertyInteger("Resident Sides", NULL, ejs->resident_sides, es);
+	if (ejs->resident_on)
+	{
+		ExplainPropertyInteger("Resident Rows", NULL, ejs->resident_rows, es);
+		ExplainPropertyInteger("Resident Bytes", NULL, ejs->resident_bytes, es);
+		ExplainPropertyInteger("Bytes Read", NULL, ejs->read_bytes, es);
+	}
 	ExplainPropertyInteger("Outer Primitives", NULL, ejs->side[ejs->outer].prims, es);
 	ExplainPropertyInteger("Inner Primitives", NULL, ejs->side[1 - ejs->outer].prims, es);
 	ExplainPropertyInteger("Candidates", NULL, ejs->stats.candidates, es);

@@ -172,6 +172,9 @@ report_read(const ExactgpuJoin *j, const char *semantics, const uint64 rows[2],
 	rep->read_workers = rr->workers;
 	rep->read_parallel = rr->parallel;
 	rep->read_resident = rr->resident_sides;
+	rep->resident_rows = rr->resident_rows;
+	rep->resident_bytes = rr->resident_bytes;
+	rep->read_bytes = rr->read_bytes;
 	rep->left_rows = rows[0];
 	rep->right_rows = rows[1];
 	rep->left_prims = items[0];

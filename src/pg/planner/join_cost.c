@@ -7,12 +7,17 @@
 #include <math.h>
 
 #include "access/heaptoast.h"
+#include "access/htup_details.h"
+#include "catalog/pg_class.h"
 #include "optimizer/cost.h"
+#include "parser/parsetree.h"
+#include "utils/syscache.h"
 
 #include "exactgpu_engine.h"
 #include "join_cost.h"
 #include "join_options.h"
 #include "join_rows.h"
+#include "resident_store.h"
 
 /*
  * Row by row: the outer argument is parsed once per outer row and then
@@ -36,6 +41,39 @@ exactgpu_reparse_cost(double calls, double outer_rows, double outer_width,
 	else
 		cost += Min(calls, outer_rows) * exactgpu_call_reparse_cost(outer_width);
 	return cost;
+}
+
+double
+exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side)
+{
+	Var		   *var;
+	RangeTblEntry *rte;
+	RelOptInfo *rel;
+	HeapTuple	tup;
+	Oid			toastrelid;
+	uint64		geometry_bytes,
+				side_bytes;
+	double		total;
+
+	if (!exactgpu_resident_enabled() || root == NULL || arg == NULL || !IsA(arg, Var))
+		return 0;
+	var = (Var *) arg;
+	if (var->varlevelsup != 0 || var->varno <= 0 || var->varno >= root->simple_rel_array_size ||
+		(rel = root->simple_rel_array[var->varno]) == NULL)
+		return 0;
+	rte = planner_rt_fetch(var->varno, root);
+	if (rte->rtekind != RTE_RELATION)
+		return 0;
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
+	if (!HeapTupleIsValid(tup))
+		return 0;
+	toastrelid = ((Form_pg_class) GETSTRUCT(tup))->reltoastrelid;
+	ReleaseSysCache(tup);
+	if (!exactgpu_resident_relation(toastrelid, &geometry_bytes, &side_bytes))
+		return 0;
+	/* the rows the query reads, taken to be the ones kept (the query asked again) */
+	total = Max(rel->rows, 1.0) * exactgpu_geometry_width(root, arg);
+	return Min(1.0, (double) (as_side ? side_bytes : geometry_bytes) / total);
 }
 
 /*
@@ -123,7 +161,7 @@ exactgpu_reparse_cost(double calls, double outer_rows, double outer_width,
  */
 Cost
 exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double width[2],
-						 double pairs, int *device)
+						 const double resident[2], double pairs, int *device)
 {
 	double		nrows = 0,
 				bytes = 0,
@@ -144,7 +182,9 @@ exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const do
 
 	for (int k = 0; k < 2; k++)
 	{
-		double		b = rows[k] * width[k];
+		/* a resident side's rows are still read, its bytes borrowed, not parsed */
+		double		unread = Max(0.0, Min(resident[k], 1.0)),
+					b = rows[k] * width[k] * (1 - unread);
 
 		nrows += rows[k];
 		bytes += b;
@@ -152,14 +192,14 @@ exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const do
 		if (width[k] > TOAST_TUPLE_THRESHOLD)
 		{
 			toast_bytes += b;
-			toast_rows += rows[k];
+			toast_rows += rows[k] * (1 - unread);
 		}
 		else
 			inline_bytes += b;
 		prims += rows[k] * Max(1.0, width[k] / EXACT_JOIN_BYTES_PER_PRIM);
 		parse += b * EXACT_JOIN_PARSE_OPS_PER_BYTE;
 		if (pred == EXACT_PRED_2D)
-			parse += rows[k] * Max(0.0, width[k] - EXACT_JOIN_POINT_BYTES) *
+			parse += rows[k] * (1 - unread) * Max(0.0, width[k] - EXACT_JOIN_POINT_BYTES) *
 				EXACT_JOIN_PARSE_2D_OPS_PER_BYTE;
 	}
 	parse *= cpu_operator_cost;

@@ -75,15 +75,32 @@
 Cost		exactgpu_reparse_cost(double calls, double outer_rows, double outer_width,
 								  double inner_values, double inner_width, double room);
 
+/* ---- What the resident store holds ---- */
+
+/*
+ * The share (0..1) of a geometry column's stored bytes that the resident
+ * store keeps prepared (as_side false: for the predicates row by row) or
+ * flattened as join sides (true: for the batch join), from the store's
+ * per-relation summary (no pin, one shared lock); 0 without the store or
+ * for anything but a plain table's column. The relation's bytes kept
+ * against the bytes the query reads from it (its rows after their
+ * restrictions, at the column's width): the store does not say which rows
+ * it keeps, so this takes them to be the ones the query reads, as they are
+ * when the query that warmed it is asked again.
+ */
+double		exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side);
+
 /* ---- The batch join (ExactJoin) ---- */
 
 /*
  * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
- * `pairs` row pairs estimated, children excluded; *device: the device the
- * executor will use.
+ * `pairs` row pairs estimated, children excluded, resident[k] of side k's
+ * bytes borrowed from the resident store (exactgpu_resident_share: not
+ * detoasted nor parsed); *device: the device the executor will use.
  */
 Cost		exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2],
-									 const double width[2], double pairs, int *device);
+									 const double width[2], const double resident[2],
+									 double pairs, int *device);
 
 /* ---- Core paths repriced (hooks installed by exactgpu_custom_join_init) ---- */
 

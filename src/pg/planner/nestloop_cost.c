@@ -102,14 +102,18 @@ reparse_of(PlannerInfo *root, JoinPath *jp, RelOptInfo *outerrel, RelOptInfo *in
 		else
 			continue;
 		/* the inner side cycles through its rel's rows (a parameterized
-		 * inner's few rows a loop change from loop to loop) */
+		 * inner's few rows a loop change from loop to loop); a re-read of a
+		 * body the resident store holds prepared is a borrow, not a parse */
 		cost += exactgpu_reparse_cost(filter_calls(root, jp, ri, extra),
 									  jp->outerjoinpath->rows,
 									  exactgpu_geometry_width(root, outer_arg),
 									  Max(innerrel->rows, jp->innerjoinpath->rows),
 									  exactgpu_geometry_width(root, inner_arg),
 									  stops_early(jp, extra) ? EXACT_CACHE_ROOM_EARLY_STOP
-									  : EXACT_CACHE_ROOM);
+									  : EXACT_CACHE_ROOM) *
+			(1 - exactgpu_resident_share(root, exactgpu_geometry_width(root, inner_arg) >
+										 exactgpu_geometry_width(root, outer_arg)
+										 ? inner_arg : outer_arg, false));
 	}
 	return cost;
 }

@@ -30,6 +30,7 @@ typedef struct GeomCacheEntry
 	uint64		last_used;
 	bool		resident;		/* prep borrows a block of the resident store */
 	uint64		resident_gen;	/* ... pinned in this generation of pins */
+	const void *block;			/* ... that block (its solid verdicts kept beside it) */
 	exg_prepared prep;
 } GeomCacheEntry;
 
@@ -283,7 +284,8 @@ resident_block(Datum d, const struct varlena *raw, Size *size, exg_prepared *min
 			if (warm_views(mine))
 			{
 				*size = exg_prepared_packed_size(mine);
-				block = exactgpu_resident_put(&rkey, *size, pack_fill, mine);
+				block = exactgpu_resident_put(&rkey, *size, (Size) rkey.rawsize, pack_fill,
+											  mine);
 			}
 		}
 		PG_CATCH();
@@ -344,6 +346,7 @@ resident_entry(GeomCache *cache, Datum d, struct varlena *raw, exg_prepared *kee
 		exactgpu_report(&err, context);
 	e->resident = true;
 	e->resident_gen = exactgpu_resident_generation();
+	e->block = block;
 	e->valid = true;
 	e->footprint = 0;			/* in shared memory, counted by the store */
 	return e;
@@ -506,6 +509,27 @@ typedef struct SolidMemoEntry
 static SolidMemoEntry solid_memo[SOLID_MEMO_ENTRIES];
 static uint64 solid_memo_tick;
 
+/*
+ * A resident body's verdicts are also kept beside its block in the store,
+ * for every backend: a second backend's ST_ExactVolume or ST_ExactLocate3D
+ * on the same stored value takes them instead of judging it again. The
+ * block is the value (its key is the value's identity) and its policy, so
+ * the verdicts cannot be another value's.
+ */
+typedef struct ResidentVerdicts
+{
+	char		solid_why[EXG_ERROR_MESSAGE_LEN];
+	char		inside_why[EXG_ERROR_MESSAGE_LEN];
+} ResidentVerdicts;
+
+/* The resident block e borrows, if it is still pinned by this transaction. */
+static const void *
+entry_block(const GeomCacheEntry *e)
+{
+	return e != NULL && e->resident && e->resident_gen == exactgpu_resident_generation()
+		? e->block : NULL;
+}
+
 /* The coordinates and the component structure: what the verdict reads. */
 static uint64
 shape_hash(const exg_shape *s)
@@ -591,16 +615,28 @@ exactgpu_solid_verdict(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid
 	uint64		hash = 0;
 	bool		ok;
 	exg_solid_need need = need_valid ? EXG_SOLID_VALID : EXG_SOLID_INSIDE;
+	ResidentVerdicts rv;
+	const void *block = NULL;
+	bool		shared_known = false;
 
 	if (g->solid_judged == 0 && (e = entry_of(fcinfo, g)) != NULL && e->by_toast)
 	{
 		SolidMemoEntry *m;
 
-		hash = shape_hash(&g->shape);
-		if ((m = memo_find(e, hash)) != NULL)
+		if ((block = entry_block(e)) != NULL &&
+			exactgpu_resident_note_get(block, &rv, sizeof(rv)))
 		{
-			m->last_used = ++solid_memo_tick;
-			exg_solid_set_verdicts(g, m->solid_why, m->inside_why);
+			exg_solid_set_verdicts(g, rv.solid_why, rv.inside_why);
+			shared_known = true;
+		}
+		else
+		{
+			hash = shape_hash(&g->shape);
+			if ((m = memo_find(e, hash)) != NULL)
+			{
+				m->last_used = ++solid_memo_tick;
+				exg_solid_set_verdicts(g, m->solid_why, m->inside_why);
+			}
 		}
 	}
 	if (g->solid_judged == 0)
@@ -611,6 +647,14 @@ exactgpu_solid_verdict(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid
 			exactgpu_report(&err, context);
 		if (e != NULL && e->by_toast)
 			memo_store(e, hash, g);
+	}
+	/* judged here (or known to this backend only): keep it for the others */
+	if (block != NULL && !shared_known)
+	{
+		memset(&rv, 0, sizeof(rv));
+		strlcpy(rv.solid_why, g->solid_why, sizeof(rv.solid_why));
+		strlcpy(rv.inside_why, g->inside_why, sizeof(rv.inside_why));
+		exactgpu_resident_note_set(block, &rv, sizeof(rv));
 	}
 	if (exg_solid_check(g, NULL, need, &ok, why, why_len, &err) != EXG_OK)
 		exactgpu_report(&err, context);

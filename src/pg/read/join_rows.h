@@ -86,6 +86,9 @@ void		exactgpu_rows_defer_toast(ExactgpuRows *rows);
 typedef struct ExactgpuReadReport
 {
 	int			resident_sides; /* sides borrowed from the resident store */
+	uint64		resident_rows;	/* ... their rows */
+	uint64		resident_bytes; /* ... their stored values' detoasted bytes, not read */
+	uint64		read_bytes;		/* the rows read: detoasted (out of line) or copied */
 	int			workers;		/* parallel worker processes that flattened rows */
 	int			workers_planned;
 	bool		parallel;		/* deferred rows went to parallel workers */

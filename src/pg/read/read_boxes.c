@@ -137,6 +137,7 @@ exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, ui
 	{
 		ntoast += rows[k]->ntoast;
 		bytes += rows[k]->toast_bytes;
+		rep->read_bytes += rows[k]->toast_bytes + rows[k]->len;
 	}
 	nworkers = exactgpu_read_workers_wanted(ntoast, ntoast, bytes);
 	if (nworkers == 0)

@@ -514,15 +514,24 @@ exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 	exg_batch  *read_batch[2];
 	int			nread = 0,
 				resident = 0;
+	uint64		resident_rows = 0,
+				resident_bytes = 0,
+				read_bytes = 0;
 
 	Assert(nsides >= 1 && nsides <= 2);
 	for (int k = 0; k < nsides; k++)
 	{
+		/* before the borrow, which moves the TOAST rows to the ids */
+		uint64		ntoast = rows[k]->ntoast;
+
 		if (exactgpu_resident_batch_get(rows[k], batch[k], &want[k]))
 		{
 			resident++;
+			resident_rows += ntoast;
+			resident_bytes += rows[k]->toast_bytes;
 			continue;
 		}
+		read_bytes += rows[k]->toast_bytes + rows[k]->len;
 		read_rows[nread] = rows[k];
 		read_batch[nread++] = batch[k];
 	}
@@ -531,6 +540,9 @@ exactgpu_rows_flatten(ExactgpuRows **rows, exg_batch **batch, int nsides,
 	else
 		memset(rep, 0, sizeof(*rep));
 	rep->resident_sides = resident;
+	rep->resident_rows = resident_rows;
+	rep->resident_bytes = resident_bytes;
+	rep->read_bytes = read_bytes;
 	for (int k = 0; k < nsides; k++)
 		if (want[k].wanted)
 			exactgpu_resident_batch_keep(&want[k], rows[k], batch[k]);

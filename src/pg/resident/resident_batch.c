@@ -21,8 +21,6 @@
 /* Sides whose rows average less are not kept: their probes would cost
  * about what reading them does. */
 #define BATCH_MIN_ROW_BYTES ((uint64) 64 << 10)
-/* ResidentKey.kind of a side (a geometry's kind is its policy, 0..255) */
-#define KIND_BATCH	0x100
 
 typedef struct BatchHeader
 {
@@ -73,7 +71,17 @@ exactgpu_resident_batch_get(ExactgpuRows *rows, exg_batch *batch, ResidentBatchW
 	want->key.rawsize = batch->naxes;
 	want->key.extinfo = (uint32) hash;
 	want->key.chunk_xmin = (TransactionId) (hash >> 32);
-	want->key.kind = KIND_BATCH | (int32) batch->policy;
+	want->key.kind = RESIDENT_KIND_SIDE | (int32) batch->policy;
+	/* the planner's summary counts a side of one table's bodies */
+	want->covers = 0;
+	for (size_t i = 0; i < rows->ntoast; i++)
+	{
+		want->covers += (Size) keys[i].rawsize;
+		if (i == 0)
+			want->key.side_toastrelid = keys[0].toastrelid;
+		else if (keys[i].toastrelid != keys[0].toastrelid)
+			want->key.side_toastrelid = InvalidOid;
+	}
 	want->rows = keys;
 	want->nrows = rows->ntoast;
 
@@ -139,7 +147,7 @@ exactgpu_resident_batch_keep(const ResidentBatchWant *want, const ExactgpuRows *
 	if (!want->wanted || batch->nrows != want->nrows)
 		return;
 	block = exactgpu_resident_put(&want->key, keys_end(want->nrows) + exg_batch_packed_size(batch),
-								  fill_block, &a);
+								  want->covers, fill_block, &a);
 	/* this join reads its own copy: the next one the kept block */
 	if (block != NULL)
 		exactgpu_resident_unpin(block);

@@ -21,6 +21,7 @@ typedef struct ResidentBatchWant
 	ResidentKey key;			/* the side's */
 	ResidentKey *rows;			/* its rows', in order */
 	size_t		nrows;
+	Size		covers;			/* its rows' detoasted bytes */
 } ResidentBatchWant;
 
 /*

@@ -5,9 +5,15 @@
  * One region of the main shared memory, sized at server start: a hash of
  * entries (key → block) and a DSA area laid out in place over the rest, so
  * that blocks come and go with PostgreSQL's own allocator and every process
- * sees them at one address. One LWLock guards the hash, the entries' pins
- * and the counters; blocks are written before they are published (ready)
- * and never after, so reading one needs no lock, only a pin.
+ * sees them at one address. One LWLock guards the hash: a lookup of a
+ * present entry takes it shared (many backends at once), and pins the
+ * entry, stamps its use and counts the hit with atomic operations; only an
+ * insert or an eviction takes it exclusive. Blocks are written before they
+ * are published (ready) and never after, so reading one needs no lock,
+ * only a pin. A pin is taken under the lock (shared or exclusive) and
+ * released without it: eviction, under the exclusive lock, sees every pin
+ * taken, and one released meanwhile only makes it skip an entry it could
+ * have evicted.
  *
  * Eviction: least recently used first among the entries no one has pinned,
  * when an allocation, or the hash of entries, finds no room. Pins are
@@ -26,6 +32,7 @@
 #include "access/xact.h"
 #include "common/hashfn.h"
 #include "miscadmin.h"
+#include "port/atomics.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
@@ -47,10 +54,30 @@ typedef struct ResidentEntry
 	ResidentKey key;			/* hash key: first */
 	dsa_pointer block;
 	Size		size;
-	int32		pins;
+	Size		covers;			/* the stored values' bytes it stands for */
+	Oid			dbid;			/* ... in this database (the planner's summary) */
+	dsa_pointer note;			/* exactgpu_resident_note_set's, or invalid */
+	Size		note_size;
+	pg_atomic_uint32 pins;
 	bool		ready;			/* written: readable by anyone who pins it */
-	uint64		last_used;
+	pg_atomic_uint64 last_used;
 } ResidentEntry;
+
+/*
+ * The planner's summary: per relation (its TOAST table, in a database),
+ * the bytes of stored values kept, as prepared geometries and as join
+ * sides. Changed with the entries, under the exclusive lock.
+ */
+#define RESIDENT_RELATIONS 64
+
+typedef struct ResidentRelation
+{
+	Oid			dbid;
+	Oid			toastrelid;		/* InvalidOid: a free slot */
+	int64		entries;
+	uint64		geometry_bytes;
+	uint64		side_bytes;
+} ResidentRelation;
 
 typedef struct ResidentShared
 {
@@ -58,15 +85,18 @@ typedef struct ResidentShared
 	int			dsa_tranche;
 	bool		area_made;
 	Size		arena_size;
-	uint64		tick;
-	/* what the view shows */
-	uint64		hits,
+	pg_atomic_uint64 tick;
+	/* what the view shows (hits and misses counted under the shared lock) */
+	pg_atomic_uint64 hits,
 				misses,
-				inserts,
+				notes_found;
+	uint64		inserts,
 				evictions,
-				not_kept;
+				not_kept,
+				notes_kept;
 	Size		bytes;
 	int64		entries;
+	ResidentRelation relations[RESIDENT_RELATIONS];
 	/* the DSA area lives here, in place, MAXALIGNed */
 	char		arena[FLEXIBLE_ARRAY_MEMBER];
 } ResidentShared;
@@ -141,6 +171,10 @@ resident_shmem_startup(void)
 	if (!found)
 	{
 		memset(shared, 0, offsetof(ResidentShared, arena));
+		pg_atomic_init_u64(&shared->tick, 0);
+		pg_atomic_init_u64(&shared->hits, 0);
+		pg_atomic_init_u64(&shared->misses, 0);
+		pg_atomic_init_u64(&shared->notes_found, 0);
 		shared->lock = &(GetNamedLWLockTranche("exactgpu_resident"))->lock;
 		shared->dsa_tranche = LWLockNewTrancheId();
 		shared->arena_size = arena_size();
@@ -193,15 +227,14 @@ release_pins(void)
 		HASH_SEQ_STATUS seq;
 		LocalPin   *lp;
 
-		LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+		/* no lock: a pinned entry is not evicted, so lp->entry is there */
 		hash_seq_init(&seq, local_pins);
 		while ((lp = hash_seq_search(&seq)) != NULL)
 		{
-			Assert(lp->entry->pins > 0);
-			lp->entry->pins--;
+			Assert(pg_atomic_read_u32(&lp->entry->pins) > 0);
+			pg_atomic_fetch_sub_u32(&lp->entry->pins, 1);
 			hash_search(local_pins, &lp->block, HASH_REMOVE, NULL);
 		}
-		LWLockRelease(shared->lock);
 	}
 	generation++;
 }
@@ -338,9 +371,9 @@ exactgpu_resident_key(const struct varlena *raw, int32 kind, ResidentKey *key)
 }
 
 /*
- * Pin e for this transaction (the lock held). The local entry first: should
- * it fail (out of memory, an ERROR under the lock, which the abort releases)
- * nothing is pinned.
+ * Pin e for this transaction (the lock held, shared or exclusive). The
+ * local entry first: should it fail (out of memory, an ERROR under the
+ * lock, which the abort releases) nothing is pinned.
  */
 static void
 pin(ResidentEntry *e)
@@ -353,10 +386,11 @@ pin(ResidentEntry *e)
 	{
 		lp->entry = e;
 		lp->uses = 0;
-		e->pins++;
+		pg_atomic_fetch_add_u32(&e->pins, 1);
 	}
 	lp->uses++;
-	e->last_used = ++shared->tick;
+	/* racing stamps may land out of order: LRU is a hint, not a promise */
+	pg_atomic_write_u64(&e->last_used, pg_atomic_add_fetch_u64(&shared->tick, 1));
 }
 
 const void *
@@ -367,19 +401,81 @@ exactgpu_resident_get(const ResidentKey *key, Size *size)
 
 	if (!exactgpu_resident_enabled() || !attach())
 		return NULL;
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	/* shared: lookups run side by side; only inserts and evictions exclude */
+	LWLockAcquire(shared->lock, LW_SHARED);
 	e = hash_search(resident_hash, key, HASH_FIND, NULL);
 	if (e != NULL && e->ready)
 	{
 		pin(e);
-		shared->hits++;
+		pg_atomic_fetch_add_u64(&shared->hits, 1);
 		block = dsa_get_address(area, e->block);
 		*size = e->size;
 	}
 	else
-		shared->misses++;
+		pg_atomic_fetch_add_u64(&shared->misses, 1);
 	LWLockRelease(shared->lock);
 	return block;
+}
+
+/* The TOAST table whose values key's block stands for, if one. */
+static Oid
+key_relation(const ResidentKey *key)
+{
+	return (key->kind & RESIDENT_KIND_SIDE) ? key->side_toastrelid : key->toastrelid;
+}
+
+/*
+ * The summary slot of e's relation (the exclusive lock held), or NULL: by
+ * the database e was kept in, which need not be the evicting backend's.
+ */
+static ResidentRelation *
+relation_slot(const ResidentEntry *e, bool add)
+{
+	ResidentRelation *free_slot = NULL;
+	Oid			relid = key_relation(&e->key);
+
+	if (relid == InvalidOid)
+		return NULL;
+	for (int i = 0; i < RESIDENT_RELATIONS; i++)
+	{
+		ResidentRelation *r = &shared->relations[i];
+
+		if (r->toastrelid == relid && r->dbid == e->dbid)
+			return r;
+		if (r->toastrelid == InvalidOid && free_slot == NULL)
+			free_slot = r;
+	}
+	if (!add || free_slot == NULL)
+		return NULL;			/* more relations than slots: the planner sees none */
+	free_slot->dbid = e->dbid;
+	free_slot->toastrelid = relid;
+	free_slot->entries = 0;
+	free_slot->geometry_bytes = free_slot->side_bytes = 0;
+	return free_slot;
+}
+
+/* Count e into (sign 1) or out of (-1) its relation's summary. */
+static void
+relation_count(ResidentEntry *e, int sign)
+{
+	ResidentRelation *r = relation_slot(e, sign > 0);
+	uint64	   *bytes;
+
+	if (r == NULL)
+		return;
+	bytes = (e->key.kind & RESIDENT_KIND_SIDE) ? &r->side_bytes : &r->geometry_bytes;
+	if (sign > 0)
+	{
+		r->entries++;
+		*bytes += e->covers;
+	}
+	else
+	{
+		r->entries--;
+		*bytes -= Min(*bytes, e->covers);
+		if (r->entries <= 0)
+			r->toastrelid = InvalidOid;
+	}
 }
 
 /*
@@ -395,15 +491,23 @@ evict_one(void)
 
 	hash_seq_init(&seq, resident_hash);
 	while ((e = hash_seq_search(&seq)) != NULL)
-		if (e->pins == 0 && (victim == NULL || e->last_used < victim->last_used))
+		if (pg_atomic_read_u32(&e->pins) == 0 &&
+			(victim == NULL ||
+			 pg_atomic_read_u64(&e->last_used) < pg_atomic_read_u64(&victim->last_used)))
 			victim = e;
 	if (victim == NULL)
 		return false;
 	dsa_free(area, victim->block);
+	if (DsaPointerIsValid(victim->note))
+	{
+		dsa_free(area, victim->note);
+		shared->bytes -= victim->note_size;
+	}
 	if (victim->ready)
 	{
 		shared->bytes -= victim->size;
 		shared->entries--;
+		relation_count(victim, -1);
 	}
 	shared->evictions++;
 	hash_search(resident_hash, &victim->key, HASH_REMOVE, NULL);
@@ -411,7 +515,7 @@ evict_one(void)
 }
 
 const void *
-exactgpu_resident_put(const ResidentKey *key, Size size,
+exactgpu_resident_put(const ResidentKey *key, Size size, Size covers,
 					  void (*fill) (void *dst, void *arg), void *arg)
 {
 	ResidentEntry *e;
@@ -423,7 +527,7 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 		return NULL;
 	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
 	e = hash_search(resident_hash, key, HASH_FIND, NULL);
-	if (e != NULL && !e->ready && e->pins == 0)
+	if (e != NULL && !e->ready && pg_atomic_read_u32(&e->pins) == 0)
 	{
 		/* abandoned: its filler's pin failed (pin()), so no fill is under way */
 		dsa_free(area, e->block);
@@ -472,8 +576,13 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 	}
 	e->block = dp;
 	e->size = size;
+	e->covers = covers;
+	e->dbid = MyDatabaseId;
+	e->note = InvalidDsaPointer;
+	e->note_size = 0;
 	e->ready = false;
-	e->pins = 0;
+	pg_atomic_init_u32(&e->pins, 0);
+	pg_atomic_init_u64(&e->last_used, 0);
 	pin(e);
 	LWLockRelease(shared->lock);
 
@@ -486,6 +595,7 @@ exactgpu_resident_put(const ResidentKey *key, Size size,
 	shared->inserts++;
 	shared->bytes += size;
 	shared->entries++;
+	relation_count(e, 1);
 	LWLockRelease(shared->lock);
 	return dst;
 }
@@ -507,11 +617,13 @@ exactgpu_resident_stats(ResidentStats *out)
 	out->capacity = shared->arena_size;
 	out->bytes = shared->bytes;
 	out->entries = shared->entries;
-	out->hits = shared->hits;
-	out->misses = shared->misses;
+	out->hits = pg_atomic_read_u64(&shared->hits);
+	out->misses = pg_atomic_read_u64(&shared->misses);
 	out->inserts = shared->inserts;
 	out->evictions = shared->evictions;
 	out->not_kept = shared->not_kept;
+	out->notes_kept = shared->notes_kept;
+	out->notes_found = pg_atomic_read_u64(&shared->notes_found);
 	LWLockRelease(shared->lock);
 }
 
@@ -545,9 +657,9 @@ exactgpu_resident_list(ResidentEntryInfo **out)
 		r->chunk_xmin = e->key.chunk_xmin;
 		r->kind = e->key.kind;
 		r->size = e->size;
-		r->pins = e->pins;
+		r->pins = (int32) pg_atomic_read_u32(&e->pins);
 		r->ready = e->ready;
-		r->last_used = e->last_used;
+		r->last_used = pg_atomic_read_u64(&e->last_used);
 	}
 	LWLockRelease(shared->lock);
 	return n;
@@ -575,9 +687,81 @@ exactgpu_resident_unpin(const void *block)
 	/* another use of it in this transaction may still read it */
 	if (lp == NULL || --lp->uses > 0)
 		return;
-	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
-	Assert(lp->entry->pins > 0);
-	lp->entry->pins--;
-	LWLockRelease(shared->lock);
+	Assert(pg_atomic_read_u32(&lp->entry->pins) > 0);
+	pg_atomic_fetch_sub_u32(&lp->entry->pins, 1);
 	hash_search(local_pins, &block, HASH_REMOVE, NULL);
+}
+
+/* The entry of a block this transaction has pinned, or NULL. */
+static ResidentEntry *
+pinned_entry(const void *block)
+{
+	LocalPin   *lp = local_pins ? hash_search(local_pins, &block, HASH_FIND, NULL) : NULL;
+
+	return lp ? lp->entry : NULL;
+}
+
+bool
+exactgpu_resident_note_get(const void *block, void *out, Size len)
+{
+	ResidentEntry *e = pinned_entry(block);
+	bool		found = false;
+
+	if (e == NULL)
+		return false;
+	/* shared: a note is set once, under the exclusive lock, and never changed */
+	LWLockAcquire(shared->lock, LW_SHARED);
+	if (DsaPointerIsValid(e->note) && e->note_size == len)
+	{
+		memcpy(out, dsa_get_address(area, e->note), len);
+		found = true;
+	}
+	LWLockRelease(shared->lock);
+	if (found)
+		pg_atomic_fetch_add_u64(&shared->notes_found, 1);
+	return found;
+}
+
+void
+exactgpu_resident_note_set(const void *block, const void *note, Size len)
+{
+	ResidentEntry *e = pinned_entry(block);
+	dsa_pointer dp;
+
+	if (e == NULL)
+		return;
+	LWLockAcquire(shared->lock, LW_EXCLUSIVE);
+	/* no eviction for a note: it is small, and its block is the one that matters */
+	if (!DsaPointerIsValid(e->note) &&
+		DsaPointerIsValid(dp = dsa_allocate_extended(area, len, DSA_ALLOC_NO_OOM)))
+	{
+		memcpy(dsa_get_address(area, dp), note, len);
+		e->note = dp;
+		e->note_size = len;
+		shared->bytes += len;
+		shared->notes_kept++;
+	}
+	LWLockRelease(shared->lock);
+}
+
+bool
+exactgpu_resident_relation(Oid toastrelid, uint64 *geometry_bytes, uint64 *side_bytes)
+{
+	*geometry_bytes = *side_bytes = 0;
+	if (!exactgpu_resident_enabled() || toastrelid == InvalidOid)
+		return false;
+	LWLockAcquire(shared->lock, LW_SHARED);
+	for (int i = 0; i < RESIDENT_RELATIONS; i++)
+	{
+		ResidentRelation *r = &shared->relations[i];
+
+		if (r->toastrelid == toastrelid && r->dbid == MyDatabaseId)
+		{
+			*geometry_bytes = r->geometry_bytes;
+			*side_bytes = r->side_bytes;
+			break;
+		}
+	}
+	LWLockRelease(shared->lock);
+	return true;
 }

@@ -32,9 +32,13 @@ typedef struct ResidentKey
 	uint32		extinfo;
 	TransactionId chunk_xmin;	/* raw xmin of the first chunk */
 	uint32		chunk_hash;		/* hash_any of the first chunk's bytes */
-	int32		kind;			/* what the block is (policy of the prepared form) */
-	int32		pad;
+	int32		kind;			/* what the block is: a prepared geometry's policy,
+								 * | RESIDENT_KIND_SIDE for a join side */
+	Oid			side_toastrelid;	/* a join side's rows' TOAST table, if one */
 } ResidentKey;
+
+/* ResidentKey.kind of a batch join's side (a geometry's kind is its policy, 0..255) */
+#define RESIDENT_KIND_SIDE	0x100
 
 /* GUCs: exactgpu.resident_memory (MB, at server start), exactgpu.resident (use it). */
 extern int	exactgpu_resident_memory_mb;
@@ -59,14 +63,35 @@ bool		exactgpu_resident_key(const struct varlena *raw, int32 kind, ResidentKey *
 const void *exactgpu_resident_get(const ResidentKey *key, Size *size);
 
 /*
- * Keep a block of size bytes under key: fill(dst, arg) writes it (outside
- * any lock). Returns the kept block pinned as exactgpu_resident_get does (the
+ * Keep a block of size bytes under key, standing for covers bytes of stored
+ * values (their detoasted sizes: what the planner's summary counts):
+ * fill(dst, arg) writes it (outside any lock). Returns the kept block pinned as exactgpu_resident_get does (the
  * one another backend kept first, if it won the race), or NULL when it
  * cannot be kept: larger than the store, or no room left after evicting
  * every block no one has pinned. Not being kept is never an error.
  */
-const void *exactgpu_resident_put(const ResidentKey *key, Size size,
+const void *exactgpu_resident_put(const ResidentKey *key, Size size, Size covers,
 								  void (*fill) (void *dst, void *arg), void *arg);
+
+/*
+ * A note kept beside a block this transaction has pinned, written once by
+ * whoever learns it first (a big body's solid verdicts: judging it costs
+ * far more than reading it, and the block itself never changes). get copies
+ * it into out and says whether there was one of len bytes; set keeps a
+ * copy unless the block has one already or there is no room (then nothing:
+ * not keeping is never an error).
+ */
+bool		exactgpu_resident_note_get(const void *block, void *out, Size len);
+void		exactgpu_resident_note_set(const void *block, const void *note, Size len);
+
+/*
+ * The planner's summary, read without pinning anything: the bytes of stored
+ * values of the relation whose TOAST table is toastrelid (in this database)
+ * kept as prepared geometries (row-level predicates) and as join sides.
+ * False, and zeros, where the store is off.
+ */
+bool		exactgpu_resident_relation(Oid toastrelid, uint64 *geometry_bytes,
+									   uint64 *side_bytes);
 
 /* Release this backend's pin on block now (one that no one here reads on). */
 void		exactgpu_resident_unpin(const void *block);
@@ -88,7 +113,9 @@ typedef struct ResidentStats
 				misses,
 				inserts,
 				evictions,
-				not_kept;
+				not_kept,
+				notes_kept,		/* solid verdicts kept beside their blocks */
+				notes_found;	/* ... and found there by a later query */
 } ResidentStats;
 
 typedef struct ResidentEntryInfo

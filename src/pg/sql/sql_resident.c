@@ -2,7 +2,8 @@
  * sql_resident.c — the resident store of prepared geometry from SQL:
  *
  *   exactgpu_resident_stats()      one row: on?, capacity, bytes, entries,
- *                                  hits, misses, inserts, evictions, not kept
+ *                                  hits, misses, inserts, evictions, not kept,
+ *                                  solid verdicts kept and found
  *   exactgpu_resident_entries()    a row per kept block: a prepared geometry
  *                                  (its TOAST table, value OID and first
  *                                  chunk's xmin: its identity) or a join side
@@ -30,8 +31,8 @@ exactgpu_resident_stats_sql(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
 	ResidentStats st;
-	Datum		values[9];
-	bool		nulls[9] = {0};
+	Datum		values[11];
+	bool		nulls[11] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		ereport(ERROR,
@@ -47,6 +48,8 @@ exactgpu_resident_stats_sql(PG_FUNCTION_ARGS)
 	values[6] = Int64GetDatum((int64) st.inserts);
 	values[7] = Int64GetDatum((int64) st.evictions);
 	values[8] = Int64GetDatum((int64) st.not_kept);
+	values[9] = Int64GetDatum((int64) st.notes_kept);
+	values[10] = Int64GetDatum((int64) st.notes_found);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 

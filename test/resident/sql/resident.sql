@@ -101,8 +101,64 @@ SET enable_nestloop = off;
 SELECT position('Custom Scan (ExactJoin)' IN e) > 0 AS exact_join,
 	position('Resident Sides: 1' IN e) > 0 AS side_borrowed
 FROM rs_explain('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20') e;
+-- ... and what it borrowed and read: its 20 bodies at their stored sizes
+-- (detoasted, as ST_MemSize gives them: the bytes it did not read), the
+-- holes read
+SELECT e ~ 'Resident Rows: 20\n' AS rows_borrowed,
+	substring(e FROM 'Resident Bytes: (\d+)')::bigint =
+		(SELECT sum(ST_MemSize(geom)) FROM rs_bodies WHERE id < 20) AS bytes_borrowed,
+	substring(e FROM 'Bytes Read: (\d+)')::bigint BETWEEN
+		(SELECT sum(ST_MemSize(geom) - 4) FROM rs_holes) AND
+		(SELECT sum(ST_MemSize(geom)) FROM rs_holes) AS holes_read
+FROM rs_explain('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20') e;
 RESET enable_nestloop;
+-- the same in exactgpu_last_join_stats(), and the view's hits count the side
+SELECT hits AS hits_before FROM exactgpu_resident \gset
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
+SELECT s.resident_sides, s.resident_rows,
+	s.resident_bytes = (SELECT sum(ST_MemSize(geom)) FROM rs_bodies WHERE id < 20) AS bytes_borrowed,
+	s.read_bytes BETWEEN (SELECT sum(ST_MemSize(geom) - 4) FROM rs_holes) AND
+		(SELECT sum(ST_MemSize(geom)) FROM rs_holes) AS holes_read,
+	(SELECT hits - :hits_before FROM exactgpu_resident) AS hits_counted
+FROM exactgpu_last_join_stats() s;
+-- without the store every byte is read (with or without its header, as
+-- the read takes it)
+SET exactgpu.resident = off;
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
+SELECT s.resident_sides, s.resident_rows, s.resident_bytes,
+	s.read_bytes BETWEEN (SELECT sum(ST_MemSize(geom) - 4) FROM rs_bodies WHERE id < 20) +
+		(SELECT sum(ST_MemSize(geom) - 4) FROM rs_holes) AND
+		(SELECT sum(ST_MemSize(geom)) FROM rs_bodies WHERE id < 20) +
+		(SELECT sum(ST_MemSize(geom)) FROM rs_holes) AS all_read
+FROM exactgpu_last_join_stats() s;
+RESET exactgpu.resident;
+
+-- the planner prices a resident side as borrowed: the plain JOIN's cost
+-- drops with the side of bodies 0-19 resident, and its plan is still the
+-- batch join (without the store, or with exactgpu.resident off, the costs
+-- are today's)
+CREATE FUNCTION rs_plan(q text, OUT top text, OUT cost float8) LANGUAGE plpgsql AS $$
+DECLARE j json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+	top := j->0->'Plan'->>'Custom Plan Provider';
+	cost := (j->0->'Plan'->>'Total Cost')::float8;
+END
+$$;
+SET exactgpu.resident = off;
+SELECT top AS plan_off, cost AS cost_off FROM rs_plan('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20') \gset
+RESET exactgpu.resident;
+SELECT top AS plan_warm, :'plan_off' AS plan_off, cost < :cost_off AS cheaper_warm
+FROM rs_plan('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20');
+-- evicted, the side leaves the planner's summary: the cold cost again
+SELECT exactgpu_resident_evict() > 0 AS evicted;
+SELECT cost = :cost_off AS cold_cost_again
+FROM rs_plan('SELECT h.id, b.id FROM rs_holes h JOIN rs_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE b.id < 20');
+-- (kept again for what follows)
+SELECT count(*) > 0 AS pairs FROM rs_batch('id < 20');
+DROP FUNCTION rs_plan(text);
 DROP FUNCTION rs_explain(text);
+
 -- no pins outlive the transactions that took them
 SELECT count(*) FILTER (WHERE pins > 0) AS pinned, bool_and(ready) AS all_ready FROM exactgpu_resident_entries();
 -- nor a statement cancelled while it holds them (statement_timeout in the
@@ -231,6 +287,41 @@ SELECT count(*) = :pairs_off AS same_again FROM ST_ExactIntersects3DJoin('SELECT
 RESET exactgpu.nonplanar_faces;
 SELECT count(*) = :pairs_off AS same_reset FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rs_ph', 'SELECT id, geom FROM rs_pb');
 DROP TABLE rs_pb, rs_ph;
+
+-- a body's solid verdicts are kept beside its resident block: a second
+-- backend judging the same stored value takes them (verdicts_found)
+-- instead of judging it again, and answers as without the store
+-- (last: it reconnects)
+CREATE TABLE rs_vb AS
+SELECT ST_GeomFromText('TIN Z (' || string_agg(format(
+		'((%1$s,%2$s,%3$s,%1$s)),((%1$s,%2$s,%4$s,%1$s)),((%1$s,%3$s,%4$s,%1$s)),((%2$s,%3$s,%4$s,%2$s))',
+		a, b, c, d), ',') || ')') AS geom
+FROM (SELECT format('%s %s %s', (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS a,
+		format('%s %s %s', (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS b,
+		format('%s %s %s', (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS c,
+		format('%s %s %s', (t % 20 + 0.001 + 0.998 * random()) / 20, (t / 20 + 0.001 + 0.998 * random()) / 10, random()) AS d
+	FROM generate_series(0, 199) t) v;
+SELECT exactgpu_resident_evict() >= 0 AS evicted;
+SELECT verdicts_kept AS kept_before, verdicts_found AS found_before FROM exactgpu_resident \gset
+SELECT coalesce(ST_ExactIsValidSolidReason(geom), 'valid') AS reason_first, ST_ExactLocate3D(geom, 'POINT Z (0.5 0.5 0.5)') AS where_first
+FROM rs_vb \gset
+SELECT verdicts_kept - :kept_before AS verdicts_kept FROM exactgpu_resident;
+\c
+SET client_min_messages = warning;
+SELECT verdicts_found AS found_before FROM exactgpu_resident \gset
+SELECT coalesce(ST_ExactIsValidSolidReason(geom), 'valid') = :'reason_first' AS same_reason,
+	ST_ExactLocate3D(geom, 'POINT Z (0.5 0.5 0.5)') = :'where_first' AS same_location,
+	ST_ExactIntersectsSolid3D(geom, 'POINT Z (0.5 0.5 0.5)') IS NOT NULL AS answered
+FROM rs_vb;
+SELECT verdicts_found - :found_before AS verdicts_found FROM exactgpu_resident;
+\c
+SET client_min_messages = warning;
+SET exactgpu.resident = off;
+SELECT coalesce(ST_ExactIsValidSolidReason(geom), 'valid') = :'reason_first' AS same_reason_off,
+	ST_ExactLocate3D(geom, 'POINT Z (0.5 0.5 0.5)') = :'where_first' AS same_location_off
+FROM rs_vb;
+RESET exactgpu.resident;
+DROP TABLE rs_vb;
 
 DROP FUNCTION rs_same(text);
 DROP FUNCTION rs_batch(text);
