@@ -370,13 +370,20 @@ run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport 
 			   exg_error *err)
 {
 	ExactgpuServiceResult res;
+	ExactgpuServiceKeep keep[2];
 	exg_status	st;
 	size_t		len;
 
+	for (int k = 0; k < 2; k++)
+	{
+		keep[k].block = j->rows[k].kept_block;
+		keep[k].bytes = j->rows[k].kept_size;
+		keep[k].tag = j->rows[k].kept_tag;
+	}
 	st = exactgpu_service_run(j->kind == EXACTGPU_JOIN_INTERCEPTS ?
 							  EXACTGPU_SERVICE_INTERCEPTS : EXACTGPU_SERVICE_BATCH_JOIN,
 							  j->kind == EXACTGPU_JOIN_INTERCEPTS ? 0 : (int) kind_mode[j->kind],
-							  &j->batch[0], &j->batch[1], opt, &res, &rep->stats, err);
+							  &j->batch[0], &j->batch[1], keep, opt, &res, &rep->stats, err);
 	j->pairs = res.pairs;
 	j->npairs = res.npairs;
 	rep->service = true;

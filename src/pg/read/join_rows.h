@@ -44,6 +44,11 @@ typedef struct ExactgpuRows
 	uint64		toast_bytes;	/* their detoasted size, from the pointers */
 	/* shared memory the batch's arrays were laid out in (parallel read) */
 	struct ExactgpuArena *arena;
+	/* a side borrowed whole from the resident store: its block, which the
+	 * GPU service keeps a device copy of under tag (the block's identity) */
+	const void *kept_block;
+	Size		kept_size;
+	uint64		kept_tag;
 } ExactgpuRows;
 
 void		exactgpu_rows_init(ExactgpuRows *rows, const char *context);

@@ -101,7 +101,27 @@ exactgpu_resident_batch_get(ExactgpuRows *rows, exg_batch *batch, ResidentBatchW
 				exactgpu_rows_note_srid(rows, h->srid);
 			exactgpu_rows_append_toast_ids(rows);
 			if (ShmemAddrIsValid(block) && ShmemAddrIsValid((const char *) block + size - 1))
+			{
+				struct
+				{
+					ResidentKey key;
+					const void *block;
+					Size		size;
+				}			id;
+
 				(void) exg_host_lasting(block, size);
+				/* what is at this address, under this key: a block never
+				 * changes once kept, and another block here has another key
+				 * or another address */
+				memset(&id, 0, sizeof(id));
+				id.key = want->key;
+				id.block = block;
+				id.size = size;
+				rows->kept_block = block;
+				rows->kept_size = size;
+				rows->kept_tag = hash_bytes_extended((const unsigned char *) &id, sizeof(id),
+													 0x4b455054) | 1;
+			}
 			pfree(keys);
 			want->rows = NULL;
 			return true;

@@ -66,6 +66,19 @@ void		exactgpu_service_init(void);
 bool		exactgpu_service_serves(void);
 
 /*
+ * A side borrowed whole from the resident store: its block in the main
+ * shared memory and the block's identity, under which the service keeps
+ * a device copy of it (a join against bodies that have not changed then
+ * uploads only the other side). All zero: nothing to keep.
+ */
+typedef struct ExactgpuServiceKeep
+{
+	const void *block;
+	uint64		bytes;
+	uint64		tag;
+} ExactgpuServiceKeep;
+
+/*
  * Run a join in the service. L and R are flattened sides (borrowed or
  * owned); mode is an exg_batch_join_mode for BATCH_JOIN. On an engine
  * failure returns its status with err filled (rows named as the engine
@@ -74,9 +87,9 @@ bool		exactgpu_service_serves(void);
  * when the query is cancelled (then raises the cancel).
  */
 exg_status	exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L,
-								 const exg_batch *R, const exg_join_options *opt,
-								 ExactgpuServiceResult *res, exg_join_stats *stats,
-								 exg_error *err);
+								 const exg_batch *R, const ExactgpuServiceKeep keep[2],
+								 const exg_join_options *opt, ExactgpuServiceResult *res,
+								 exg_join_stats *stats, exg_error *err);
 
 /*
  * exg_box_join in the service: the pairs (exg_pair, as res->pairs' 8-byte

@@ -326,8 +326,8 @@ fill_batches(char *base, const ServiceRequest *req, const void *arg)
 
 exg_status
 exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const exg_batch *R,
-					 const exg_join_options *opt, ExactgpuServiceResult *res,
-					 exg_join_stats *stats, exg_error *err)
+					 const ExactgpuServiceKeep keep[2], const exg_join_options *opt,
+					 ExactgpuServiceResult *res, exg_join_stats *stats, exg_error *err)
 {
 	ServiceRequest req;
 	BatchSides	sides = {{L, R}};
@@ -341,6 +341,14 @@ exactgpu_service_run(ExactgpuServiceJob job, int mode, const exg_batch *L, const
 	req.opt = *opt;
 	plan_side(&req.side[0], L, &size, &copied);
 	plan_side(&req.side[1], R, &size, &copied);
+	for (int k = 0; k < 2 && keep != NULL; k++)
+		if (keep[k].tag != 0 && ShmemAddrIsValid(keep[k].block) &&
+			ShmemAddrIsValid((const char *) keep[k].block + keep[k].bytes - 1))
+		{
+			req.side[k].keep_where = (uint64) (uintptr_t) keep[k].block;
+			req.side[k].keep_bytes = keep[k].bytes;
+			req.side[k].keep_tag = keep[k].tag;
+		}
 	return submit(&req, size, copied, L->nprims + R->nprims, fill_batches, &sides, res, stats,
 				  err);
 }

@@ -45,6 +45,9 @@ typedef struct ServiceLane
 	int			box_naxes;
 	size_t		pairs_cap;		/* LANE_BOX_JOIN: the pairs' buffer */
 	exg_join_options opt;
+	const void *keep[2];		/* resident blocks to keep on the device ... */
+	size_t		keep_bytes[2];
+	uint64_t	keep_tag[2];	/* ... under these tags (0: none) */
 	const void *lasting[8];		/* shared-memory arrays worth pinning once */
 	size_t		lasting_bytes[8];
 	int			nlasting;

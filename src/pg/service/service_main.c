@@ -190,6 +190,12 @@ dispatch(void)
 			side_batch(&lane->side[0], &req->side[0], (char *) req, lane);
 			side_batch(&lane->side[1], &req->side[1], (char *) req, lane);
 		}
+		for (int k = 0; k < 2; k++)
+		{
+			lane->keep[k] = (const void *) (uintptr_t) req->side[k].keep_where;
+			lane->keep_bytes[k] = req->side[k].keep_bytes;
+			lane->keep_tag[k] = req->side[k].keep_tag;
+		}
 		lane_jobs[l].request = seg;
 		lane_jobs[l].seq = slot->seq;
 		pg_atomic_fetch_add_u32(&s->running_joins, 1);

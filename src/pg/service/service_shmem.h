@@ -50,6 +50,10 @@ typedef struct ServiceSide
 				owner,
 				solid,
 				order;			/* order: absent when bytes == 0 */
+	/* a resident block the side's arrays lie in, to keep on the GPU (tag 0: none) */
+	uint64		keep_where;
+	uint64		keep_bytes;
+	uint64		keep_tag;
 } ServiceSide;
 
 /* The request segment's header; the copied arrays follow. */
