@@ -5,18 +5,25 @@
 # As root, with exactgpu installed system-wide (make install), from anywhere:
 #     flock /tmp/exactgpu-pg.lock sh -c 'make WITH_CUDA=0 install && sh test/shard/run.sh'
 # Starts a coordinator and three shard clusters (initdb as postgres in a
-# temporary directory; shards on 127.0.0.1 so that the coordinator's bytes
-# received can be read from its TCP sockets; all stopped and removed on every
-# exit), loads a small generated mine split by spatial tile (bodies) and
-# routed by extent (holes), and checks:
+# temporary directory; shards on 127.0.0.1, so that what they send the
+# coordinator crosses the loopback; all stopped and removed on every exit),
+# loads a small generated mine split by spatial tile (bodies) and routed by
+# extent (holes), and checks:
 #   - the natural queries (the documented view, and the join on the shard
 #     key written out) give the pairs the coordinator computes from its own
 #     single copy, for the surface and the volume predicate;
 #   - EXPLAIN (VERBOSE): each shard's join is a Foreign Scan whose Remote SQL
 #     has the predicate, run asynchronously, no ExactJoin on the coordinator;
-#   - the bytes the coordinator received for the join (tcp_info
-#     bytes_received of its connections to the shards, before and after) are
-#     those of the pairs, far below the bodies' size;
+#   - the shards plan postgres_fdw's cursors for all their rows: the
+#     setting in postgres_fdw's sessions, the plan a shard logged for the
+#     coordinator's cursor (auto_explain) = the whole query's, and on a shard
+#     priced as a GPU's (EXPLAIN only) the cursor is ExactJoin, a nested loop
+#     without the servers' option;
+#   - the bytes on the loopback during the join (/proc/net/dev; and the
+#     coordinator's bytes received from tcp_info where ss is installed) are
+#     those of the pairs as postgres_fdw's text rows, far below the bodies'
+#     size; the coordinator's own CPU time for the join (/proc/PID/schedstat)
+#     is at most 5 ms + 2 us a pair;
 #   - a shard stopped mid-query gives an error, not an answer; once it is
 #     back, the same answer again;
 #   - exactgpu_shard_setup names a server without exactgpu at setup time.
@@ -235,7 +242,7 @@ check "s1: the cursor postgres_fdw declared ran the plan of the whole query" "$(
 # so; EXPLAIN only, no GPU here) in a database of its own on s1, the same
 # Remote SQL declared as a cursor in a session with the servers' options and
 # in one with PostgreSQL's default
-"$root/demo/bin/minegen" --holes 12000 --bodies 10 --triangles 100000 --out "$work/gpumine" >/dev/null
+"$root/demo/bin/minegen" --holes 24000 --bodies 10 --triangles 100000 --out "$work/gpumine" >/dev/null
 chown -R postgres "$work/gpumine"
 psql_on s1 -c "CREATE DATABASE gpuplan"
 psql_on s1 -d gpuplan -c "CREATE EXTENSION postgis; CREATE EXTENSION exactgpu;"
@@ -249,7 +256,7 @@ gpu_cursor_plan() { # gpu_cursor_plan PGOPTIONS
 }
 with=$(gpu_cursor_plan "$srv_options")
 without=$(gpu_cursor_plan "")
-echo "   GPU-priced shard (12,000 holes, 10 bodies), postgres_fdw's cursor with the servers' options: $with"
+echo "   GPU-priced shard (24,000 holes, 10 bodies), postgres_fdw's cursor with the servers' options: $with"
 echo "   ... with PostgreSQL's default cursor_tuple_fraction: $without"
 check "GPU-priced shard: postgres_fdw's cursor is the batch join" "Custom Scan (ExactJoin) Seq Scan Seq Scan" "$with"
 check "GPU-priced shard: without the option, a fast-start nested loop (what the option avoids)" "Nested Loop" "$(echo "$without" | cut -d' ' -f1-2)"
