@@ -163,11 +163,17 @@ BEGIN
 		-- row-by-row nested loop over a batch join that yields nothing until
 		-- it is done. The coordinator fetches every row, so its sessions plan
 		-- for all of them (libpq's options, sent at connection start).
-		SELECT (SELECT substr(o, 9) FROM unnest(s.srvoptions) AS o WHERE o LIKE 'options=%')
-			INTO kv FROM pg_foreign_server s WHERE s.srvname = servers[i];
-		IF kv IS NULL THEN
+		SELECT (SELECT substr(o, 9) FROM unnest(s.srvoptions) AS o WHERE o LIKE 'options=%'),
+			   pg_has_role(s.srvowner, 'MEMBER')
+			INTO kv, ok FROM pg_foreign_server s WHERE s.srvname = servers[i];
+		IF kv IS NOT NULL AND kv LIKE '%cursor_tuple_fraction%' THEN
+			NULL;				-- the server's own choice
+		ELSIF NOT ok THEN
+			RAISE WARNING 'exactgpu_shard_setup: server % is not yours to alter: its shard plans postgres_fdw''s cursors for a tenth of their rows', servers[i]
+				USING HINT = format('ALTER SERVER %I OPTIONS (ADD options %L);', servers[i], '-c cursor_tuple_fraction=1');
+		ELSIF kv IS NULL THEN
 			EXECUTE format('ALTER SERVER %I OPTIONS (ADD options %L)', servers[i], '-c cursor_tuple_fraction=1');
-		ELSIF kv NOT LIKE '%cursor_tuple_fraction%' THEN
+		ELSE
 			EXECUTE format('ALTER SERVER %I OPTIONS (SET options %L)', servers[i], kv || ' -c cursor_tuple_fraction=1');
 		END IF;
 

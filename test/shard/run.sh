@@ -370,6 +370,15 @@ else
 fi
 check "setup rolled back: no server noexactgpu left" 0 "$(psql_on coord -c "SELECT count(*) FROM pg_foreign_server WHERE srvname = 'noexactgpu'")"
 
+# a server made by hand: setup keeps its libpq options and adds the cursor's
+psql_on coord -c "CREATE SERVER byhand FOREIGN DATA WRAPPER postgres_fdw
+	OPTIONS (host '127.0.0.1', port '$port_s1', dbname 'postgres', extensions 'postgis, exactgpu', options '-c work_mem=64MB');
+CREATE USER MAPPING FOR CURRENT_USER SERVER byhand;
+CREATE TABLE byhand_parts (shard integer NOT NULL, hole_id bigint) PARTITION BY LIST (shard);
+SELECT exactgpu_shard_setup(ARRAY['byhand'], NULL, ARRAY['byhand_parts']::regclass[]);" >/dev/null
+check "setup on a server made by hand: its options kept, the cursor's added" "options=-c work_mem=64MB -c cursor_tuple_fraction=1" \
+	"$(psql_on coord -c "SELECT o FROM pg_foreign_server, unnest(srvoptions) o WHERE srvname = 'byhand' AND o LIKE 'options=%'")"
+
 echo "== ($(( $(date +%s) - t0 )) s)"
 echo "shard: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
