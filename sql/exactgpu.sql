@@ -671,6 +671,25 @@ BEGIN
 				USING ERRCODE = 'undefined_object';
 		END IF;
 
+		-- postgres_fdw reads a foreign join through a cursor (DECLARE), which
+		-- the shard plans for its first cursor_tuple_fraction (0.1) of rows: a
+		-- row-by-row nested loop over a batch join that yields nothing until
+		-- it is done. The coordinator fetches every row, so its sessions plan
+		-- for all of them (libpq's options, sent at connection start).
+		SELECT (SELECT substr(o, 9) FROM unnest(s.srvoptions) AS o WHERE o LIKE 'options=%'),
+			   pg_has_role(s.srvowner, 'MEMBER')
+			INTO kv, ok FROM pg_foreign_server s WHERE s.srvname = servers[i];
+		IF kv IS NOT NULL AND kv LIKE '%cursor_tuple_fraction%' THEN
+			NULL;				-- the server's own choice
+		ELSIF NOT ok THEN
+			RAISE WARNING 'exactgpu_shard_setup: server % is not yours to alter: its shard plans postgres_fdw''s cursors for a tenth of their rows', servers[i]
+				USING HINT = format('ALTER SERVER %I OPTIONS (ADD options %L);', servers[i], '-c cursor_tuple_fraction=1');
+		ELSIF kv IS NULL THEN
+			EXECUTE format('ALTER SERVER %I OPTIONS (ADD options %L)', servers[i], '-c cursor_tuple_fraction=1');
+		ELSE
+			EXECUTE format('ALTER SERVER %I OPTIONS (SET options %L)', servers[i], kv || ' -c cursor_tuple_fraction=1');
+		END IF;
+
 		-- exactgpu on the server (and postgis), read through a probe foreign table:
 		-- a server without it would fail only at query time, or worse, not be
 		-- shipped the predicate and send its geometry instead
@@ -705,7 +724,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION exactgpu_shard_setup(name[], text[], regclass[], name, text) IS
-	'On the coordinator: for server i (shard i) of servers, creates it from conninfos[i] (''host=... port=... dbname=...''; NULL to use an existing server) with extensions ''postgis, exactgpu'', async_capable and fetch_size 10000, a user mapping for the current user (user_options ''user=... password=...''), checks that it has exactgpu and postgis (ERROR naming it otherwise), and creates for each table (PARTITION BY LIST (shard)) the foreign partition <table>_<server> FOR VALUES IN (i) on remote_schema.<table> (exactgpu_shard_expose); returns the partitions.';
+	'On the coordinator: for server i (shard i) of servers, creates it from conninfos[i] (''host=... port=... dbname=...''; NULL to use an existing server) with extensions ''postgis, exactgpu'', async_capable and fetch_size 10000, and (created or not) libpq options -c cursor_tuple_fraction=1 (the shard plans postgres_fdw''s cursors for all their rows), a user mapping for the current user (user_options ''user=... password=...''), checks that it has exactgpu and postgis (ERROR naming it otherwise), and creates for each table (PARTITION BY LIST (shard)) the foreign partition <table>_<server> FOR VALUES IN (i) on remote_schema.<table> (exactgpu_shard_expose); returns the partitions.';
 
 -- ---- drill holes: desurvey, crossings with open surfaces, sections ----
 -- (docs/geologists.md). Constructions are rounded and documented; every

@@ -5,18 +5,25 @@
 # As root, with exactgpu installed system-wide (make install), from anywhere:
 #     flock /tmp/exactgpu-pg.lock sh -c 'make WITH_CUDA=0 install && sh test/shard/run.sh'
 # Starts a coordinator and three shard clusters (initdb as postgres in a
-# temporary directory; shards on 127.0.0.1 so that the coordinator's bytes
-# received can be read from its TCP sockets; all stopped and removed on every
-# exit), loads a small generated mine split by spatial tile (bodies) and
-# routed by extent (holes), and checks:
+# temporary directory; shards on 127.0.0.1, so that what they send the
+# coordinator crosses the loopback; all stopped and removed on every exit),
+# loads a small generated mine split by spatial tile (bodies) and routed by
+# extent (holes), and checks:
 #   - the natural queries (the documented view, and the join on the shard
 #     key written out) give the pairs the coordinator computes from its own
 #     single copy, for the surface and the volume predicate;
 #   - EXPLAIN (VERBOSE): each shard's join is a Foreign Scan whose Remote SQL
 #     has the predicate, run asynchronously, no ExactJoin on the coordinator;
-#   - the bytes the coordinator received for the join (tcp_info
-#     bytes_received of its connections to the shards, before and after) are
-#     those of the pairs, far below the bodies' size;
+#   - the shards plan postgres_fdw's cursors for all their rows: the
+#     setting in postgres_fdw's sessions, the plan a shard logged for the
+#     coordinator's cursor (auto_explain) = the whole query's, and on a shard
+#     priced as a GPU's (EXPLAIN only) the cursor is ExactJoin, a nested loop
+#     without the servers' option;
+#   - the bytes on the loopback during the join (/proc/net/dev; and the
+#     coordinator's bytes received from tcp_info where ss is installed) are
+#     those of the pairs as postgres_fdw's text rows, far below the bodies'
+#     size; the coordinator's own CPU time for the join (/proc/PID/schedstat)
+#     is at most 5 ms + 2 us a pair;
 #   - a shard stopped mid-query gives an error, not an answer; once it is
 #     back, the same answer again;
 #   - exactgpu_shard_setup names a server without exactgpu at setup time.
@@ -193,7 +200,7 @@ check "the shard scans are asynchronous" 3 "$(grep -c 'Async Foreign Scan' "$wor
 check "no ExactJoin on the coordinator" 0 "$(grep -c 'ExactJoin' "$work/plan.txt" || true)"
 plan=$(psql_on coord -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM hole_body_solid_pairs")
 check "volume join: Remote SQL has st_exactintersectssolid3d" 3 "$(echo "$plan" | grep 'Remote SQL:' | grep -c 'st_exactintersectssolid3d(' || true)"
-# on a shard, the coordinator's shard equality folds away: ExactJoin joins there
+# on a shard, the coordinator's shard equality folds away
 remote_sql=$(grep -m1 'Remote SQL:' "$work/plan.txt" | sed 's/^ *Remote SQL: //')
 splan=$(psql_on s1 -c "EXPLAIN (COSTS OFF) $remote_sql")
 echo "$splan" | sed 's/^/   s1: /'
@@ -204,38 +211,129 @@ check "shard s1: the shard equality folded away (no Hash/Merge Cond, no shard in
 echo "== the same join without the shard key: not pushed down (for the record)"
 psql_on coord -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT h.hole_id, b.body_id FROM sharded.drill_holes h JOIN sharded.ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom)" |
 	grep -E 'Join|Scan|Remote SQL' | cut -c1-160 | sed 's/^/   /'
+
+echo "== the shards plan postgres_fdw's cursors for all their rows"
+# postgres_fdw reads a foreign join through DECLARE CURSOR, which a server
+# plans for its first cursor_tuple_fraction (default 0.1) of rows: a
+# fast-start nested loop calling the predicate row by row beats, so priced,
+# the batch join that returns nothing until it is done (the device's 2
+# shards ran 3.2x slower than one server so). exactgpu_shard_setup gives the
+# servers the libpq option -c cursor_tuple_fraction=1; checked here where it
+# acts: in the sessions postgres_fdw opens on the shards.
+check "servers' options: -c cursor_tuple_fraction=1" 3 \
+	"$(psql_on coord -c "SELECT count(*) FROM pg_foreign_server WHERE 'options=-c cursor_tuple_fraction=1' = ANY (srvoptions)")"
+psql_on s1 -c "CREATE VIEW exactgpu_shard.session_setting AS SELECT current_setting('cursor_tuple_fraction') AS value"
+psql_on coord -c "CREATE FOREIGN TABLE fdw_session_s1 (value text) SERVER s1 OPTIONS (schema_name 'exactgpu_shard', table_name 'session_setting')"
+check "postgres_fdw's session on s1: cursor_tuple_fraction = 1" 1 "$(psql_on coord -c "SELECT value FROM fdw_session_s1")"
+# what the shard actually ran for the coordinator: its cursor's plan, logged
+# by auto_explain (PostgreSQL's contrib) in the sessions postgres_fdw opens
+# from now on, is the plan of the same query run whole
+psql_on s1 -c "ALTER DATABASE postgres SET session_preload_libraries = 'auto_explain'" \
+	-c "ALTER DATABASE postgres SET auto_explain.log_min_duration = 0"
+psql_on coord -c "SELECT count(*) FROM hole_body_pairs" >/dev/null
+psql_on s1 -c "ALTER DATABASE postgres RESET session_preload_libraries" -c "ALTER DATABASE postgres RESET auto_explain.log_min_duration"
+# plan node names, in order
+nodes() { grep -oE '(Custom Scan \([A-Za-z]+\)|Nested Loop|Hash Join|Merge Join|Seq Scan|Index Scan|Bitmap Heap Scan|Materialize)' | paste -sd' ' -; }
+logged=$(sed -n '/Query Text: DECLARE c[0-9]* CURSOR FOR/,/^[0-9][0-9-]* [0-9:.]* [A-Z]* \[/p' "$work/s1.log" | grep -A30 'st_exactintersects3d' | nodes)
+echo "   s1 ran for the coordinator: $logged"
+check "s1: the cursor postgres_fdw declared ran the plan of the whole query" "$(echo "$splan" | nodes)" "$logged"
+# the same with a GPU's prices, where the two plans differ: a mine large
+# enough for the batch join to win on a GPU (exactgpu.device = gpu prices it
+# so; EXPLAIN only, no GPU here) in a database of its own on s1, the same
+# Remote SQL declared as a cursor in a session with the servers' options and
+# in one with PostgreSQL's default
+"$root/demo/bin/minegen" --holes 24000 --bodies 10 --triangles 100000 --out "$work/gpumine" >/dev/null
+chown -R postgres "$work/gpumine"
+psql_on s1 -c "CREATE DATABASE gpuplan"
+psql_on s1 -d gpuplan -c "CREATE EXTENSION postgis; CREATE EXTENSION exactgpu;"
+psql_on s1 -d gpuplan -v dir="$work/gpumine" -f "$work/gpumine/load.sql" >/dev/null
+psql_on s1 -d gpuplan -c "SELECT exactgpu_shard_expose(1, ARRAY['drill_holes', 'ore_bodies']::regclass[])" >/dev/null
+srv_options=$(psql_on coord -c "SELECT substr(o, 9) FROM pg_foreign_server, unnest(srvoptions) o WHERE srvname = 's1' AND o LIKE 'options=%'")
+printf '%s\n' 'SET exactgpu.device = gpu;' 'BEGIN;' "EXPLAIN DECLARE c1 CURSOR FOR $remote_sql;" 'COMMIT;' > "$work/gpuplan.sql"
+chown postgres "$work/gpuplan.sql"
+gpu_cursor_plan() { # gpu_cursor_plan PGOPTIONS
+	su postgres -c "PGOPTIONS='$1' $bin/psql -X -At -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $port_s1 -d gpuplan -f $work/gpuplan.sql" | nodes
+}
+with=$(gpu_cursor_plan "$srv_options")
+without=$(gpu_cursor_plan "")
+echo "   GPU-priced shard (24,000 holes, 10 bodies), postgres_fdw's cursor with the servers' options: $with"
+echo "   ... with PostgreSQL's default cursor_tuple_fraction: $without"
+check "GPU-priced shard: postgres_fdw's cursor is the batch join" "Custom Scan (ExactJoin) Seq Scan Seq Scan" "$with"
+check "GPU-priced shard: without the option, a fast-start nested loop (what the option avoids)" "Nested Loop" "$(echo "$without" | cut -d' ' -f1-2)"
+
 echo "== the coordinator's time (EXPLAIN ANALYZE, for the record)"
 # the second run of a session: its connections to the shards already open
 psql_on coord -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM hole_body_pairs" -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM hole_body_pairs" | sed -n '/Execution/,$p' | sed 1d |
 	grep -E 'Append|Foreign Scan|Planning|Execution' | sed 's/^/   /'
 
-echo "== bytes the coordinator received for the join"
-# tcp_info bytes_received of the coordinator's sockets to the shards, read
-# in the same session before and after the query (postgres_fdw keeps its
-# connections per session); the difference is everything the shards sent for
-# it: the cursor's replies, pairs as text rows, protocol overhead included.
-cat > "$work/bytes.sql" <<EOF
-SET enable_partitionwise_join = on;
-SELECT count(*) FROM sharded.drill_holes WHERE false;
-SELECT count(*) FROM hole_body_pairs WHERE false;
-\! ss -tinH state established '( dport = :$port_s1 or dport = :$port_s2 or dport = :$port_s3 )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.before
-\o $work/pairs.out
-SELECT hole_id, body_id FROM hole_body_pairs;
-\o
-\! ss -tinH state established '( dport = :$port_s1 or dport = :$port_s2 or dport = :$port_s3 )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}' > $work/bytes.after
-EOF
+echo "== bytes the coordinator received, and its own time, for the join"
+# Bytes: the loopback interface's counters (/proc/net/dev, on any Linux, no
+# tool needed): every byte on 127.0.0.1 while the query runs, both directions
+# (the coordinator's DECLARE/FETCH/CLOSE too), TCP/IP headers and ACKs
+# included: an upper bound on what the coordinator received. Where `ss` is
+# installed, tcp_info's bytes_received of the coordinator's sockets to the
+# shards is also read: the shards' replies alone. Time: the coordinator
+# backend's own CPU time (/proc/PID/schedstat, nanoseconds on the CPU),
+# planning and executing, not its waits for the shards. The second to fourth
+# runs of one session (the first opens the connections); the least of each.
+# (/proc/net/dev: "    lo:" then received bytes, glued to the colon past 8 digits)
+have_ss=$(command -v ss >/dev/null 2>&1 && echo 1 || echo 0)
+shard_ports="dport = :$port_s1 or dport = :$port_s2 or dport = :$port_s3"
+ss_sum="ss -tinH state established '( $shard_ports )' | grep -o 'bytes_received:[0-9]*' | cut -d: -f2 | awk '{s += \$1} END {print s + 0}'"
+{
+	echo '\o /dev/null'
+	echo 'SELECT hole_id, body_id FROM hole_body_pairs;'
+	echo 'SELECT pg_backend_pid() AS pid \gset'
+	echo '\setenv BACKEND :pid'
+	for r in 1 2 3; do
+		echo "\\! awk -F: '\$1 ~ /^ *lo\$/ {split(\$2, f, \" \"); print f[1]}' /proc/net/dev > $work/lo.$r.before; cut -d' ' -f1 /proc/\$BACKEND/schedstat > $work/cpu.$r.before"
+		if [ "$have_ss" = 1 ]; then echo "\\! $ss_sum > $work/ss.$r.before"; fi
+		echo "\\o $work/pairs.$r.out"
+		echo 'SELECT hole_id, body_id FROM hole_body_pairs;'
+		echo '\o /dev/null'
+		if [ "$have_ss" = 1 ]; then echo "\\! $ss_sum > $work/ss.$r.after"; fi
+		echo "\\! cut -d' ' -f1 /proc/\$BACKEND/schedstat > $work/cpu.$r.after; awk -F: '\$1 ~ /^ *lo\$/ {split(\$2, f, \" \"); print f[1]}' /proc/net/dev > $work/lo.$r.after"
+	done
+} > "$work/bytes.sql"
 chown postgres "$work/bytes.sql"
 psql_on coord -f "$work/bytes.sql" >/dev/null
-before=$(cat "$work/bytes.before")
-after=$(cat "$work/bytes.after")
-received=$((after - before))
-npairs=$(wc -l < "$work/pairs.out")
+least() { # least NAME: the least (after - before) over the runs
+	for r in 1 2 3; do echo $(( $(cat "$work/$1.$r.after") - $(cat "$work/$1.$r.before") )); done | sort -n | head -1
+}
+lo=$(least lo)
+cpu_us=$(( $(least cpu) / 1000 ))
+npairs=$(wc -l < "$work/pairs.1.out")
+# postgres_fdw's text rows of these pairs on the wire (the protocol's DataRow:
+# type 1, length 4, column count 2, and per column length 4 + the text)
+rows_bytes=$(awk -F'|' '{s += 15 + length($1) + length($2)} END {print s + 0}' "$work/pairs.1.out")
 body_bytes=$(psql_on coord -c "SELECT sum(length(ST_AsBinary(geom))) FROM ore_bodies")
-echo "   $received bytes received for $npairs pairs ($((received / (npairs > 0 ? npairs : 1))) a pair; 16 as two bigints in binary; bodies are $body_bytes bytes as WKB)"
-if [ "$npairs" -eq "$nref" ] && [ "$received" -gt 0 ] && [ "$received" -le $((npairs * 64 + 4096)) ]; then
-	ok "bytes received: pairs only ($received bytes, at most 64 a pair + 4 kB of cursor replies)"
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1 / ($2 > 0 ? $2 : 1)}'; }
+echo "   $npairs pairs: $((npairs * 16)) bytes as two binary bigints, $rows_bytes as postgres_fdw's text rows; bodies $body_bytes bytes as WKB"
+echo "   loopback, both directions, headers included: $lo bytes ($(ratio $lo $((npairs * 16)))x the binary pairs, $(ratio $lo $rows_bytes)x the text rows)"
+if [ "$have_ss" = 1 ]; then
+	received=$(least ss)
+	echo "   received from the shards (ss, tcp_info): $received bytes ($(ratio $received $((npairs * 16)))x the binary pairs, $(ratio $received $rows_bytes)x the text rows)"
+fi
+echo "   coordinator CPU time: $cpu_us us for the join ($(ratio $cpu_us $npairs) us a pair)"
+check "bytes: the pairs measured are the reference's" "$nref" "$npairs"
+# the shards' replies are the text rows and a few hundred bytes a shard of
+# cursor replies; all loopback traffic adds the requests, headers and ACKs
+if [ "$lo" -gt 0 ] && [ "$lo" -le $((rows_bytes * 12 / 10 + 3 * 2048)) ]; then
+	ok "bytes on the loopback: at most 1.2x the text rows + 2 kB a shard ($lo for $rows_bytes)"
 else
-	bad "bytes received: $received for $npairs pairs (expected $nref pairs, at most 64 bytes a pair + 4 kB)"
+	bad "bytes on the loopback: $lo for $rows_bytes bytes of text rows (expected at most 1.2x + 2 kB a shard)"
+fi
+if [ "$have_ss" = 1 ]; then
+	if [ "$received" -gt 0 ] && [ "$received" -le $((rows_bytes * 11 / 10 + 3 * 512)) ]; then
+		ok "bytes received (ss): at most 1.1x the text rows + 512 a shard ($received)"
+	else
+		bad "bytes received (ss): $received for $rows_bytes bytes of text rows"
+	fi
+fi
+if [ "$cpu_us" -gt 0 ] && [ "$cpu_us" -le $((5000 + npairs * 2)) ]; then
+	ok "coordinator's own time: at most 5 ms + 2 us a pair ($cpu_us us)"
+else
+	bad "coordinator's own time: $cpu_us us for $npairs pairs (expected at most 5 ms + 2 us a pair)"
 fi
 
 echo "== a shard stopped mid-query"
@@ -271,6 +369,15 @@ else
 	bad "setup without exactgpu: $out"
 fi
 check "setup rolled back: no server noexactgpu left" 0 "$(psql_on coord -c "SELECT count(*) FROM pg_foreign_server WHERE srvname = 'noexactgpu'")"
+
+# a server made by hand: setup keeps its libpq options and adds the cursor's
+psql_on coord -c "CREATE SERVER byhand FOREIGN DATA WRAPPER postgres_fdw
+	OPTIONS (host '127.0.0.1', port '$port_s1', dbname 'postgres', extensions 'postgis, exactgpu', options '-c work_mem=64MB');
+CREATE USER MAPPING FOR CURRENT_USER SERVER byhand;
+CREATE TABLE byhand_parts (shard integer NOT NULL, hole_id bigint) PARTITION BY LIST (shard);
+SELECT exactgpu_shard_setup(ARRAY['byhand'], NULL, ARRAY['byhand_parts']::regclass[]);" >/dev/null
+check "setup on a server made by hand: its options kept, the cursor's added" "options=-c work_mem=64MB -c cursor_tuple_fraction=1" \
+	"$(psql_on coord -c "SELECT o FROM pg_foreign_server, unnest(srvoptions) o WHERE srvname = 'byhand' AND o LIKE 'options=%'")"
 
 echo "== ($(( $(date +%s) - t0 )) s)"
 echo "shard: $passed passed, $failed failed"
