@@ -161,7 +161,7 @@ exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, ui
 
 		if (exg_rows_boxes(&b, naxes, exactgpu_threads_for(rows[k]->len, BOX_BYTES_PER_THREAD),
 						   box[k], has_box[k], &err) != EXG_OK)
-			exactgpu_report(&err, rows[k]->context);
+			exactgpu_rows_report(rows[k], &err);
 		rep->parse_ms += (exg_now_ns() - t0) / 1e6;
 	}
 	if (nworkers > 0)

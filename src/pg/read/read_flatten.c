@@ -237,7 +237,7 @@ parse_inline(ExactgpuRows **rows, exg_batch **batch, int nsides)
 		if (exg_batch_add_rows(batch[k], &bytes,
 							   exactgpu_threads_for(rows[k]->len, EXACTGPU_PARSE_BYTES_PER_THREAD),
 							   &err) != EXG_OK)
-			exactgpu_report(&err, rows[k]->context);
+			exactgpu_rows_report(rows[k], &err);
 	}
 }
 
@@ -402,7 +402,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 
 			if (exg_batch_add_rows(batch[k], &bytes, 1, &inline_err[k]) != EXG_OK &&
 				fails_at_once(&inline_err[k]))
-				exactgpu_report(&inline_err[k], rows[k]->context);
+				exactgpu_rows_report(rows[k], &inline_err[k]);
 		}
 		rep->parse_ms = (exg_now_ns() - tp) / 1e6;
 	}
@@ -422,6 +422,8 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		{
 			later = inline_err[k];
 			later_context = rows[k]->context;
+			if (later.row > 0)
+				exactgpu_rows_name_row(rows[k], later.row - 1, &later);
 		}
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
