@@ -27,6 +27,15 @@ exactgpu_result_want_ids(FunctionCallInfo fcinfo, ExactgpuRows *rows)
 		rows[k].want_idtype = TupleDescAttr(desc, k)->atttypid;
 }
 
+bool
+exactgpu_result_null_inputs(FunctionCallInfo fcinfo)
+{
+	if (!PG_ARGISNULL(0) && !PG_ARGISNULL(1))
+		return false;
+	InitMaterializedSRF(fcinfo, 0);
+	return true;
+}
+
 void
 exactgpu_result_put_datums(ExactgpuResult *res, int64 left_id, int64 right_id)
 {
@@ -85,10 +94,18 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res, const Exactg
 												 exactgpu_memory_budget() / 1024));
 	res->desc = desc;
 	res->rows = 0;
+	res->row = NULL;
+	res->ids = NULL;
+	if (res->side[0] == NULL)
 	{
 		Datum		zero[2] = {Int64GetDatum(0), Int64GetDatum(0)};
 		bool		nulls[2] = {false, false};
 
+		if (TupleDescAttr(desc, 0)->atttypid != INT8OID ||
+			TupleDescAttr(desc, 1)->atttypid != INT8OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("result rows must be (bigint, bigint)")));
 		/* two aligned 8-byte values, no nulls: the data is the two ids */
 		res->row = heap_form_tuple(desc, zero, nulls);
 		res->ids = (char *) res->row->t_data + res->row->t_data->t_hoff;

@@ -41,6 +41,12 @@ void		exactgpu_result_want_ids(FunctionCallInfo fcinfo, ExactgpuRows *rows);
 void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res,
 								  const ExactgpuRows *rows);
 
+/*
+ * The forms with typed ids are not STRICT (their id-type arguments are
+ * NULLs): a NULL input gives no rows, as STRICT would. True when so.
+ */
+bool		exactgpu_result_null_inputs(FunctionCallInfo fcinfo);
+
 /* One result row of ids of any type (exactgpu_result_put calls it). */
 void		exactgpu_result_put_datums(ExactgpuResult *res, int64 left_id, int64 right_id);
 

@@ -251,8 +251,8 @@ toast_shared(RowReceiver *rr, const struct varlena *v)
  * exactgpu_rows_add for a row read in line here: a row of another SRID
  * than the side's first is named by its id, or left out in skip mode.
  */
-static void
-add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
+void
+exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 {
 	exg_error	err = {0};
 	int32		srid;
@@ -265,8 +265,8 @@ add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 		if (rows->skip_invalid)
 		{
 			exactgpu_rows_note_skipped(rows, id, false,
-									   psprintf("SRID %d, the %s's is %d", srid,
-												rows->side_name, rows->srid));
+									   psprintf("SRID %d, not the SRID %d of the side's first row", srid,
+												rows->srid));
 			return;
 		}
 		ereport(ERROR,
@@ -326,14 +326,14 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 	/* in line and plain (either header size): read in place; else detoast.
 	 * An out-of-line pointer also has a 1-byte header: test it first. */
 	if (!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v))
-		add_named(rr->out, idv, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+		exactgpu_rows_add_named(rr->out, idv, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	else
 	{
 		MemoryContext old = MemoryContextSwitchTo(rr->detoast_cxt);
 		struct varlena *d = PG_DETOAST_DATUM(g);
 
 		MemoryContextSwitchTo(old);
-		add_named(rr->out, idv, (const uint8 *) VARDATA(d), VARSIZE(d) - VARHDRSZ);
+		exactgpu_rows_add_named(rr->out, idv, (const uint8 *) VARDATA(d), VARSIZE(d) - VARHDRSZ);
 		MemoryContextReset(rr->detoast_cxt);
 	}
 	return true;

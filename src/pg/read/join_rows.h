@@ -126,6 +126,12 @@ void		exactgpu_rows_drop(ExactgpuRows *rows, size_t i, const char *reason);
 void		exactgpu_rows_note_skipped(ExactgpuRows *rows, int64 id, bool id_null,
 									   const char *reason);
 
+/*
+ * exactgpu_rows_add for a row of the user's: one of another SRID than the
+ * side's first is named by its id (or left out in skip mode).
+ */
+void		exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len);
+
 /* Add one row as its on-disk TOAST pointer (see exactgpu_rows_defer_toast). */
 void		exactgpu_rows_add_toast(ExactgpuRows *rows, int64 id, const struct varlena *v);
 

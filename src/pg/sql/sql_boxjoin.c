@@ -155,7 +155,11 @@ box_join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 box_join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
@@ -167,7 +171,11 @@ box_join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 static Datum
 box_join_batches(FunctionCallInfo fcinfo, int naxes, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));

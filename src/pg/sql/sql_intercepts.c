@@ -233,7 +233,11 @@ intercepts_join(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 join_sql(FunctionCallInfo fcinfo, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
@@ -245,7 +249,11 @@ join_sql(FunctionCallInfo fcinfo, const char *context)
 static Datum
 join_batches(FunctionCallInfo fcinfo, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));

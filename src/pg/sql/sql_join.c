@@ -61,7 +61,11 @@ join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 join_sql(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(kind, naxes, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(kind, naxes, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
@@ -73,7 +77,11 @@ join_sql(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *
 static Datum
 join_batches(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(kind, naxes, context);
+	ExactgpuJoin *j;
+
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(kind, naxes, context);
 
 	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
