@@ -114,6 +114,34 @@ SELECT (SELECT ST_ExactBatch(uid, geom) FROM ida_points WHERE id <= 3)::text::ex
      = (SELECT ST_ExactBatch(uid, geom) FROM ida_points WHERE id <= 3)::text AS uuid_round_trip;
 SELECT '(text){"a \"quoted\" \\ id":0101000080000000000000F03F00000000000000400000000000000840}'::exactgpu_batch;
 SELECT left((SELECT ST_ExactBatch(id, geom) FROM ida_points WHERE id = 1)::text, 3);
+-- binary form (COPY BINARY) round trip of keyed batches
+CREATE TABLE ida_batches (k text, b exactgpu_batch);
+INSERT INTO ida_batches SELECT 'text', ST_ExactBatch(tid, geom) FROM ida_points;
+INSERT INTO ida_batches SELECT 'uuid', ST_ExactBatch(uid, geom) FROM ida_points;
+INSERT INTO ida_batches SELECT 'bigint', ST_ExactBatch(bid, geom) FROM ida_points;
+\copy ida_batches TO '/tmp/exactgpu_ida_batches.bin' WITH (FORMAT binary)
+CREATE TABLE ida_batches2 (LIKE ida_batches);
+\copy ida_batches2 FROM '/tmp/exactgpu_ida_batches.bin' WITH (FORMAT binary)
+SELECT a.k, a.b::text = b.b::text AS binary_round_trip FROM ida_batches a JOIN ida_batches2 b USING (k) ORDER BY 1;
+DROP TABLE ida_batches, ida_batches2;
+-- a keyed ST_ExactBatch built in parallel parts (combine, serialize) joins
+-- as one built serially
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+CREATE TABLE ida_many AS SELECT i, 'P' || i AS tid, ST_MakePoint(i % 17, i % 13, i % 7) AS geom FROM generate_series(1, 20000) i;
+ANALYZE ida_many;
+EXPLAIN (COSTS OFF) SELECT ST_ExactBatch(tid, geom) FROM ida_many;
+CREATE TABLE ida_parts AS SELECT ST_ExactBatch(tid, geom) AS b FROM ida_many;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SELECT count(*) AS pairs,
+       count(*) = (SELECT count(*) FROM ST_ExactIntersectsSolid3DJoin('SELECT tid, geom FROM ida_bodies', 'SELECT tid, geom FROM ida_many', NULL::text, NULL::text)) AS same
+FROM ST_ExactIntersectsSolid3DJoin((SELECT ST_ExactBatch(tid, geom) FROM ida_bodies), (SELECT b FROM ida_parts), NULL::text, NULL::text);
+DROP TABLE ida_many, ida_parts;
 
 -- Errors, one per message.
 \set VERBOSITY default
