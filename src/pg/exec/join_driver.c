@@ -399,7 +399,8 @@ row_is_invalid(const exg_error *err)
 /*
  * Does side k (0/1) of the 3D join have a row without Z beside a row with Z
  * on either side? (exactgpu_check_dims's condition) Then *row is the first
- * such row read in line, or n when it is not one of those.
+ * such row read in line, or n when it is not one of those (the rows
+ * flattened from TOAST pointers have no bytes here).
  */
 static bool
 find_flat_row(const ExactgpuJoin *j, int k, size_t *row)
@@ -410,7 +411,7 @@ find_flat_row(const ExactgpuJoin *j, int k, size_t *row)
 	if (!(j->batch[k].nrows_flat > 0 &&
 		  (j->batch[0].nrows_z > 0 || j->batch[1].nrows_z > 0)))
 		return false;
-	for (size_t i = 0; r->off && i < r->n && r->off[i + 1] <= r->len; i++)
+	for (size_t i = 0; r->off && i < r->n_inline; i++)
 	{
 		exg_shape	s;
 		exg_error	err = {0};

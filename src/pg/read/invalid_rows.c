@@ -92,7 +92,7 @@ exactgpu_rows_drop(ExactgpuRows *rows, size_t i, const char *reason)
 {
 	size_t		len;
 
-	Assert(i < rows->n && rows->ntoast == 0);
+	Assert(i < rows->n_inline && rows->n_inline == rows->n && rows->ntoast == 0);
 	skipped_add(rows, rows->ids[i], false, reason);
 	if (rows->off)
 	{
@@ -105,6 +105,7 @@ exactgpu_rows_drop(ExactgpuRows *rows, size_t i, const char *reason)
 	}
 	memmove(&rows->ids[i], &rows->ids[i + 1], (rows->n - i - 1) * sizeof(int64));
 	rows->n--;
+	rows->n_inline--;
 }
 
 /* Forget the last join's list: a join has started. */

@@ -93,6 +93,7 @@ exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 	rows->len += len;
 	rows->ids[rows->n++] = id;
 	rows->off[rows->n] = rows->len;
+	rows->n_inline = rows->n;
 }
 
 void

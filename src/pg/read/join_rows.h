@@ -51,6 +51,7 @@ typedef struct ExactgpuRows
 	int64	   *ids;
 	size_t		n;
 	size_t		cap;
+	size_t		n_inline;		/* the first rows, whose bytes are in data */
 	int32		srid;			/* of every row (checked as rows arrive) */
 	bool		have_srid;
 	uint64		null_geoms;		/* rows skipped for a NULL geometry */
