@@ -256,17 +256,24 @@ exactgpu_rows_id_datum(const ExactgpuRows *rows, int64 id, Oid restype)
 }
 
 void
-exactgpu_rows_name_row(const ExactgpuRows *rows, size_t i, exg_error *err)
+exactgpu_rows_name_id(const ExactgpuRows *rows, int64 id, exg_error *err)
 {
 	size_t		len = strlen(err->message);
-	char	   *id;
+	char	   *text;
 
-	if (rows->side_name == NULL || i >= rows->n)
+	if (rows->side_name == NULL)
 		return;
-	id = exactgpu_rows_id_text(rows, rows->ids[i]);
-	snprintf(err->message + len, sizeof(err->message) - len, " (id %s of the %s)", id,
+	text = exactgpu_rows_id_text(rows, id);
+	snprintf(err->message + len, sizeof(err->message) - len, " (id %s of the %s)", text,
 			 rows->side_name);
-	pfree(id);
+	pfree(text);
+}
+
+void
+exactgpu_rows_name_row(const ExactgpuRows *rows, size_t i, exg_error *err)
+{
+	if (i < rows->n)
+		exactgpu_rows_name_id(rows, rows->ids[i], err);
 }
 
 void

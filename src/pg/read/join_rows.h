@@ -117,6 +117,9 @@ Oid			exactgpu_rows_id_type(const ExactgpuRows *rows);
  */
 void		exactgpu_rows_name_row(const ExactgpuRows *rows, size_t i, exg_error *err);
 
+/* The same for the row of id `id` (a row kept as a TOAST pointer). */
+void		exactgpu_rows_name_id(const ExactgpuRows *rows, int64 id, exg_error *err);
+
 /* exactgpu_report of a failure whose err->row counts the rows read in line. */
 void		exactgpu_rows_report(const ExactgpuRows *rows, exg_error *err);
 

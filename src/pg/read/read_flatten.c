@@ -428,11 +428,22 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
 			ReadTask   *t = &tasks[i];
+			bool		failed_before = later.status != EXG_OK;
 
 			if (exactgpu_read_await_task(pcxt, sh, tasks, i, area, inl, s, exactgpu_read_flatten_work,
 										 rows[k]->context, seen, nworkers,
 						   &later))
 				rep->workers++;
+			/* a TOAST row that did not parse: named by its id, as the serial read names it */
+			if (!failed_before && later.status != EXG_OK && t->kind == TASK_TOAST)
+			{
+				/* the side's TOAST rows are its last tasks, in order */
+				size_t		j = (size_t) (i - first[k]) -
+					((size_t) (first[k + 1] - first[k]) - rows[k]->ntoast);
+
+				if (j < rows[k]->ntoast)
+					exactgpu_rows_name_id(rows[k], rows[k]->toast[j].id, &later);
+			}
 			if (later.status != EXG_OK && later_context == NULL)
 				later_context = rows[k]->context;
 			if (t->kind == TASK_TOAST && t->srid_read)
