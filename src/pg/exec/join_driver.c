@@ -63,7 +63,6 @@ exactgpu_join_new(ExactgpuJoinKind kind, int naxes, const char *context)
 	for (int k = 0; k < 2; k++)
 	{
 		exactgpu_rows_init(&j->rows[k], context);
-		j->rows[k].side_name = j->side_name[k];
 		exg_batch_init(&j->batch[k], naxes, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 	}
 	j->cb.func = join_free;
@@ -97,7 +96,11 @@ read_mode(ExactgpuJoin *j)
 {
 	exactgpu_invalid_rows_reset();
 	for (int k = 0; k < 2; k++)
+	{
+		/* ids are the user's: rows that cannot be used are named by them */
+		j->rows[k].side_name = j->side_name[k];
 		j->rows[k].skip_invalid = exactgpu_invalid_rows == EXACTGPU_INVALID_ROWS_SKIP;
+	}
 }
 
 void

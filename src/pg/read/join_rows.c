@@ -59,6 +59,25 @@ exactgpu_rows_bytes(const ExactgpuRows *rows)
 	return b;
 }
 
+/*
+ * A row of another SRID than the side's first: named by its id where the
+ * ids are the user's (the set-returning functions).
+ */
+static void
+srid_error(const ExactgpuRows *rows, int32 srid, bool has_id, int64 id)
+{
+	if (has_id && rows->side_name)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d) (id %s of the %s)",
+						rows->context, rows->srid, srid, exactgpu_rows_id_text(rows, id),
+						rows->side_name)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
+					rows->srid, srid)));
+}
+
 void
 exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 {
@@ -68,10 +87,7 @@ exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 	if (exg_gserialized_srid(gser, len, &srid, &err) != EXG_OK)
 		exactgpu_report(&err, rows->context);
 	if (rows->have_srid && srid != rows->srid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
-						rows->srid, srid)));
+		srid_error(rows, srid, true, id);
 	rows->srid = srid;
 	rows->have_srid = true;
 	if (rows->n + 1 >= rows->cap)
@@ -139,13 +155,11 @@ exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right)
 
 /* A row read by the parallel read: its SRID must be the side's. */
 void
-exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid)
+exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid, size_t toast_row)
 {
 	if (rows->have_srid && srid != rows->srid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
-						rows->srid, srid)));
+		srid_error(rows, srid, toast_row < rows->ntoast, toast_row < rows->ntoast ?
+				   rows->toast[toast_row].id : 0);
 	rows->srid = srid;
 	rows->have_srid = true;
 }
@@ -249,8 +263,8 @@ toast_shared(RowReceiver *rr, const struct varlena *v)
 }
 
 /*
- * exactgpu_rows_add for a row read in line here: a row of another SRID
- * than the side's first is named by its id, or left out in skip mode.
+ * exactgpu_rows_add for a row of the user's: a row of another SRID than the
+ * side's first is named by its id, or left out in skip mode.
  */
 void
 exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
@@ -258,22 +272,14 @@ exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size le
 	exg_error	err = {0};
 	int32		srid;
 
-	if (rows->side_name && rows->have_srid &&
+	/* exactgpu_rows_add names the row in its error; skip mode leaves it out */
+	if (rows->skip_invalid && rows->have_srid &&
 		exg_gserialized_srid(gser, len, &srid, &err) == EXG_OK && srid != rows->srid)
 	{
-		char	   *idtext = exactgpu_rows_id_text(rows, id);
-
-		if (rows->skip_invalid)
-		{
-			exactgpu_rows_note_skipped(rows, id, false,
-									   psprintf("SRID %d, not the SRID %d of the side's first row", srid,
-												rows->srid));
-			return;
-		}
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d) (id %s of the %s)",
-						rows->context, rows->srid, srid, idtext, rows->side_name)));
+		exactgpu_rows_note_skipped(rows, id, false,
+								   psprintf("SRID %d, not the SRID %d of the side's first row",
+											srid, rows->srid));
+		return;
 	}
 	exactgpu_rows_add(rows, id, gser, len);
 }

@@ -242,8 +242,12 @@ int			exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);
 
-/* For the parallel read (read_*.c): a TOAST row's SRID must be the side's. */
-void		exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid);
+/*
+ * For the parallel read (read_*.c): a TOAST row's SRID must be the side's;
+ * toast_row is its index in rows->toast, named in the error (SIZE_MAX: not
+ * known).
+ */
+void		exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid, size_t toast_row);
 
 /* ... and once its TOAST rows are taken, their ids follow the others'. */
 void		exactgpu_rows_append_toast_ids(ExactgpuRows *rows);

@@ -447,7 +447,10 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 			if (later.status != EXG_OK && later_context == NULL)
 				later_context = rows[k]->context;
 			if (t->kind == TASK_TOAST && t->srid_read)
-				exactgpu_rows_note_srid(rows[k], t->srid);
+				/* the side's TOAST rows are its last tasks, in order */
+				exactgpu_rows_note_srid(rows[k], t->srid,
+										(size_t) (i - first[k]) -
+										((size_t) (first[k + 1] - first[k]) - rows[k]->ntoast));
 			if (later.status != EXG_OK)
 				continue;		/* only the SRIDs are left to check */
 			if (sh->in_place[k])
