@@ -18,7 +18,7 @@
  */
 typedef struct ExactgpuToastRow
 {
-	int64		id;
+	int64		id;				/* as ExactgpuRows.ids */
 	char		ptr[TOAST_POINTER_SIZE];	/* the on-disk varlena pointer */
 } ExactgpuToastRow;
 
@@ -48,7 +48,7 @@ typedef struct ExactgpuRows
 	Size		len;
 	Size		data_cap;
 	size_t	   *off;			/* n + 1 offsets into data */
-	int64	   *ids;
+	int64	   *ids;			/* the integer ids, or ordinals of keys */
 	size_t		n;
 	size_t		cap;
 	size_t		n_inline;		/* the first rows, whose bytes are in data */
@@ -150,10 +150,12 @@ void		exactgpu_rows_release(ExactgpuRows *rows);
 exg_row_bytes exactgpu_rows_bytes(const ExactgpuRows *rows);
 
 /*
- * Run an inner query that yields (id integer|bigint, geom geometry) and
- * collect its rows as the executor produces them (no tuple copies). Rows
- * with a NULL geometry are skipped; a NULL id is an error. Call between
- * SPI_connect and SPI_finish.
+ * Run an inner query that yields (id, geom geometry) and collect its rows
+ * as the executor produces them (no tuple copies). Integer ids are the
+ * rows' ids; ids of another type with hash equality are interned
+ * (join_ids.c) where rows->want_idtype allows them. Rows with a NULL
+ * geometry are skipped; a NULL id is an error (skip mode: left out). Call
+ * between SPI_connect and SPI_finish.
  */
 void		exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows);
 
