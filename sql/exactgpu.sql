@@ -994,3 +994,193 @@ COMMENT ON VIEW exactgpu_gpu_service IS
 'One row: the GPU service that runs every backend''s GPU joins (exactgpu_gpu_service_stats())';
 COMMENT ON FUNCTION exactgpu_gpu_service_devices() IS
 'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, and the joins it ran';
+-- ---- Ids of any type and invalid rows in the batch functions (issue 30) ----
+
+-- Every batch function has a form whose last two arguments are values of the
+-- ids' types, usually NULLs (NULL::text, NULL::uuid, NULL::integer, ...), and
+-- whose first two result columns left_key / right_key have those types: the
+-- idiom of jsonb_populate_record(NULL::t, ...), the way PostgreSQL gives a
+-- function's result the caller's type. Typed keys join back to the user's
+-- tables without casts (and through their indexes), psycopg2 hands them over
+-- as the Python values of their types, and the names left_key / right_key do
+-- not collide with the users' own hole_id, body_id. The inner queries return
+-- (id, geom) with ids of any type with hash equality.
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_sql text, right_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntersectsJoin(left_sql text, right_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntersectsSolid3DJoin(solids_sql text, geoms_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_volume_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_ExactLocate3DJoin(points_sql text, solids_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_BoxJoin(left_sql text, right_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_3DBoxJoin(left_sql text, right_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntercepts3DJoin(holes_sql text, solids_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible, from_m float8, to_m float8)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts3d_join_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+CREATE FUNCTION ST_ExactInterceptPieces3DJoin(holes_sql text, bodies_sql text,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible, from_m float8, to_m float8,
+		length_m float8, kind text, entry_contact text, exit_contact text,
+		entry_point geometry, exit_point geometry, piece geometry)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercept_pieces3d_join_sql'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	ROWS 1000;
+
+-- The same over exactgpu_batch values.
+CREATE FUNCTION ST_ExactIntersects3DJoin(left_batch exactgpu_batch, right_batch exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntersectsJoin(left_batch exactgpu_batch, right_batch exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join2d_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntersectsSolid3DJoin(solids exactgpu_batch, geoms exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_join3d_volume_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_ExactLocate3DJoin(points exactgpu_batch, solids exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_locate3d_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_BoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin2d_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_3DBoxJoin(left_batch exactgpu_batch, right_batch exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible)
+	AS 'MODULE_PATHNAME', 'exactgpu_boxjoin3d_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_ExactIntercepts3DJoin(holes exactgpu_batch, solids exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible, from_m float8, to_m float8)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercepts3d_join_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+CREATE FUNCTION ST_ExactInterceptPieces3DJoin(holes exactgpu_batch, bodies exactgpu_batch,
+	left_key_type anyelement, right_key_type anycompatible)
+	RETURNS TABLE (left_key anyelement, right_key anycompatible, from_m float8, to_m float8,
+		length_m float8, kind text, entry_contact text, exit_contact text,
+		entry_point geometry, exit_point geometry, piece geometry)
+	AS 'MODULE_PATHNAME', 'exactgpu_intercept_pieces3d_join_batch'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE
+	ROWS 1000;
+
+-- ST_ExactBatch with text and uuid ids: a batch that keeps its ids' type
+-- (stored in a second version of the value; batches of bigint ids are
+-- stored as before).
+CREATE FUNCTION exactgpu_batch_accum(internal, text, geometry) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum_key' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION exactgpu_batch_accum(internal, uuid, geometry) RETURNS internal
+	AS 'MODULE_PATHNAME', 'exactgpu_batch_accum_key' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE ST_ExactBatch(id text, geom geometry) (
+	SFUNC = exactgpu_batch_accum,
+	STYPE = internal,
+	FINALFUNC = exactgpu_batch_final,
+	COMBINEFUNC = exactgpu_batch_combine,
+	SERIALFUNC = exactgpu_batch_serialize,
+	DESERIALFUNC = exactgpu_batch_deserialize,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE ST_ExactBatch(id uuid, geom geometry) (
+	SFUNC = exactgpu_batch_accum,
+	STYPE = internal,
+	FINALFUNC = exactgpu_batch_final,
+	COMBINEFUNC = exactgpu_batch_combine,
+	SERIALFUNC = exactgpu_batch_serialize,
+	DESERIALFUNC = exactgpu_batch_deserialize,
+	PARALLEL = SAFE
+);
+
+-- exactgpu.invalid_rows = 'skip': the rows the last batch join of this
+-- backend left out, by side, with their ids (as text) and why.
+CREATE FUNCTION exactgpu_last_join_skipped(OUT side text, OUT id text, OUT reason text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_last_join_skipped'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+	ROWS 10;
+
+COMMENT ON FUNCTION ST_ExactIntersects3DJoin(text, text, anyelement, anycompatible) IS
+	'ST_ExactIntersects3DJoin with ids of any type: (left_key, right_key) typed as the last two arguments (e.g. NULL::text, NULL::uuid), for every intersecting pair.';
+COMMENT ON FUNCTION ST_ExactIntersectsJoin(text, text, anyelement, anycompatible) IS
+	'ST_ExactIntersectsJoin with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactIntersectsSolid3DJoin(text, text, anyelement, anycompatible) IS
+	'ST_ExactIntersectsSolid3DJoin with ids of any type: (left_key, right_key) = (solid, geometry), typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactLocate3DJoin(text, text, anyelement, anycompatible) IS
+	'Deprecated (points first): ST_ExactLocate3DJoin with ids of any type, (left_key, right_key) = (point, solid) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_BoxJoin(text, text, anyelement, anycompatible) IS
+	'ST_BoxJoin with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_3DBoxJoin(text, text, anyelement, anycompatible) IS
+	'ST_3DBoxJoin with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(text, text, anyelement, anycompatible) IS
+	'ST_ExactIntercepts3DJoin with ids of any type: (left_key, right_key) = (hole, body) typed as the last two arguments, then from_m, to_m.';
+COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(text, text, anyelement, anycompatible) IS
+	'ST_ExactInterceptPieces3DJoin with ids of any type: (left_key, right_key) = (hole, body) typed as the last two arguments, then the pieces.';
+COMMENT ON FUNCTION ST_ExactIntersects3DJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_ExactIntersects3DJoin over exactgpu_batch values with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactIntersectsJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_ExactIntersectsJoin over exactgpu_batch values with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactIntersectsSolid3DJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_ExactIntersectsSolid3DJoin over exactgpu_batch values with ids of any type: (left_key, right_key) = (solid, geometry).';
+COMMENT ON FUNCTION ST_ExactLocate3DJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'Deprecated (points first): ST_ExactLocate3DJoin over exactgpu_batch values with ids of any type.';
+COMMENT ON FUNCTION ST_BoxJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_BoxJoin over exactgpu_batch values with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_3DBoxJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_3DBoxJoin over exactgpu_batch values with ids of any type: (left_key, right_key) typed as the last two arguments.';
+COMMENT ON FUNCTION ST_ExactIntercepts3DJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_ExactIntercepts3DJoin over exactgpu_batch values with ids of any type: (left_key, right_key) = (hole, body), then from_m, to_m.';
+COMMENT ON FUNCTION ST_ExactInterceptPieces3DJoin(exactgpu_batch, exactgpu_batch, anyelement, anycompatible) IS
+	'ST_ExactInterceptPieces3DJoin over exactgpu_batch values with ids of any type: (left_key, right_key) = (hole, body), then the pieces.';
+COMMENT ON FUNCTION exactgpu_batch_accum(internal, text, geometry) IS
+	'Transition function of ST_ExactBatch with text ids.';
+COMMENT ON FUNCTION exactgpu_batch_accum(internal, uuid, geometry) IS
+	'Transition function of ST_ExactBatch with uuid ids.';
+COMMENT ON AGGREGATE ST_ExactBatch(text, geometry) IS
+	'Pack (id, geometry) rows with text ids into an exactgpu_batch; join it with the forms that take the ids'' types (NULL::text).';
+COMMENT ON AGGREGATE ST_ExactBatch(uuid, geometry) IS
+	'Pack (id, geometry) rows with uuid ids into an exactgpu_batch; join it with the forms that take the ids'' types (NULL::uuid).';
+COMMENT ON FUNCTION exactgpu_last_join_skipped() IS
+	'The rows the last batch join of this backend left out under exactgpu.invalid_rows = ''skip'': side, id (as text; NULL for a NULL id) and the reason.';

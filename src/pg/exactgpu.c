@@ -12,6 +12,7 @@
 #include "exactgpu_engine.h"
 #include "custom_join.h"
 #include "custom_join_box.h"
+#include "invalid_rows.h"
 #include "join_options.h"
 #include "gpu_service.h"
 #include "resident_store.h"
@@ -50,6 +51,7 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	exactgpu_define_join_gucs();
+	exactgpu_define_invalid_rows_guc();
 	exactgpu_resident_init();
 	exactgpu_service_init();
 	exactgpu_custom_join_init();

@@ -16,6 +16,7 @@
 
 #include "geom_cache.h"
 #include "gpu_service.h"
+#include "invalid_rows.h"
 #include "join_driver.h"
 #include "join_options.h"
 
@@ -86,6 +87,23 @@ read_name(const ExactgpuJoin *j, int k)
 	return k ? "right" : "left";
 }
 
+/*
+ * The set-returning functions' rows (ids the user's): under
+ * exactgpu.invalid_rows = 'skip' every row is read in line, so that a row
+ * can be checked, and left out, before its side is flattened again.
+ */
+static void
+read_mode(ExactgpuJoin *j)
+{
+	exactgpu_invalid_rows_reset();
+	for (int k = 0; k < 2; k++)
+	{
+		/* ids are the user's: rows that cannot be used are named by them */
+		j->rows[k].side_name = j->side_name[k];
+		j->rows[k].skip_invalid = exactgpu_invalid_rows == EXACTGPU_INVALID_ROWS_SKIP;
+	}
+}
+
 void
 exactgpu_join_read_queries(ExactgpuJoin *j, const char *left_sql, const char *right_sql)
 {
@@ -97,7 +115,8 @@ exactgpu_join_read_queries(ExactgpuJoin *j, const char *left_sql, const char *ri
 	 * the intercepts read each pair's hole and body from their bytes after
 	 * the join, so their rows are read in line.
 	 */
-	if (j->kind != EXACTGPU_JOIN_INTERCEPTS)
+	read_mode(j);
+	if (j->kind != EXACTGPU_JOIN_INTERCEPTS && !j->rows[0].skip_invalid)
 	{
 		exactgpu_rows_defer_toast(&j->rows[0]);
 		exactgpu_rows_defer_toast(&j->rows[1]);
@@ -110,6 +129,7 @@ exactgpu_join_read_queries(ExactgpuJoin *j, const char *left_sql, const char *ri
 void
 exactgpu_join_read_batches(ExactgpuJoin *j, Datum left, Datum right)
 {
+	read_mode(j);
 	exactgpu_read_batch_rows(left, read_name(j, 0), &j->rows[0]);
 	exactgpu_read_batch_rows(right, read_name(j, 1), &j->rows[1]);
 }
@@ -125,9 +145,10 @@ join_fail(const ExactgpuJoin *j, exg_error *err, const int64 *const ids[2], cons
 	if (j->name_rows && err->row > 0 && err->row <= n[side])
 	{
 		size_t		len = strlen(err->message);
+		char	   *id = exactgpu_rows_id_text(&j->rows[side], ids[side][err->row - 1]);
 
-		snprintf(err->message + len, sizeof(err->message) - len, " (id %lld of the %s)",
-				 (long long) ids[side][err->row - 1], j->side_name[side]);
+		snprintf(err->message + len, sizeof(err->message) - len, " (id %s of the %s)", id,
+				 j->side_name[side]);
 	}
 	if (j->kind == EXACTGPU_JOIN_INTERCEPTS && err->status == EXG_ERR_ARGUMENT)
 		ereport(ERROR,
@@ -254,6 +275,8 @@ exactgpu_join_done(ExactgpuJoin *j, uint64 row_pairs)
 
 /* ---- joins of batches ---- */
 
+static bool skip_failed_row(ExactgpuJoin *j, const exg_error *err);
+
 static int
 cmp_rows_by_id(const void *x, const void *y, void *arg)
 {
@@ -345,8 +368,11 @@ sort_pairs_by_id(ExactgpuJoin *j)
 	pfree(ids);
 }
 
-/* The intercepts of every pair (in id order), from the rows' bytes. */
-static void
+/*
+ * The intercepts of every pair (in id order), from the rows' bytes; false
+ * when a row was left out (skip mode) and the join must run again.
+ */
+static bool
 run_intercepts(ExactgpuJoin *j)
 {
 	exg_row_bytes holes = exactgpu_rows_bytes(&j->rows[0]),
@@ -357,7 +383,12 @@ run_intercepts(ExactgpuJoin *j)
 	if (exg_intercepts_pairs(&holes, &bodies, j->pairs, j->npairs,
 							 (exg_nonplanar_policy) exactgpu_nonplanar_faces,
 							 exactgpu_threads(), &j->set, &err) != EXG_OK)
+	{
+		if (skip_failed_row(j, &err))
+			return false;
 		join_fail_rows(j, &err);
+	}
+	return true;
 }
 
 /*
@@ -399,8 +430,204 @@ run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport 
 	return st;
 }
 
-void
-exactgpu_join_run(ExactgpuJoin *j, bool by_id)
+/* ---- rows left out (exactgpu.invalid_rows = 'skip') ---- */
+
+/* Is a failure naming a row about that row's geometry (not memory, cancel, GPU)? */
+static bool
+row_is_invalid(const exg_error *err)
+{
+	switch (err->status)
+	{
+		case EXG_ERR_CORRUPT:
+		case EXG_ERR_UNSUPPORTED:
+		case EXG_ERR_NONFINITE:
+		case EXG_ERR_NONPLANAR:
+		case EXG_ERR_INVALID:
+		case EXG_ERR_ARGUMENT:
+		case EXG_ERR_NOT_SOLID:
+		case EXG_ERR_WRONG_KIND:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Does side k (0/1) of the 3D join have a row without Z beside a row with Z
+ * on either side? (exactgpu_check_dims's condition) Then *row is the first
+ * such row read in line, or n when it is not one of those (the rows
+ * flattened from TOAST pointers have no bytes here).
+ */
+static bool
+find_flat_row(const ExactgpuJoin *j, int k, size_t *row)
+{
+	const ExactgpuRows *r = &j->rows[k];
+
+	*row = r->n;
+	if (!(j->batch[k].nrows_flat > 0 &&
+		  (j->batch[0].nrows_z > 0 || j->batch[1].nrows_z > 0)))
+		return false;
+	for (size_t i = 0; r->off && i < r->n_inline; i++)
+	{
+		exg_shape	s;
+		exg_error	err = {0};
+		bool		flat;
+
+		exg_shape_init(&s);
+		flat = exg_gserialized_read(r->data + r->off[i], r->off[i + 1] - r->off[i], &s,
+									&err) == EXG_OK && !s.has_z && !exg_shape_is_empty(&s);
+		exg_shape_free(&s);
+		if (flat)
+		{
+			*row = i;
+			break;
+		}
+	}
+	return true;
+}
+
+/*
+ * In a 3D join a geometry without Z meets none with Z (the batch would read
+ * its z as 0): an error naming such a row, where one was read in line.
+ */
+static void
+check_dims_named(const ExactgpuJoin *j)
+{
+	for (int k = 0; k < 2; k++)
+	{
+		size_t		row;
+
+		if (find_flat_row(j, k, &row) && row < j->rows[k].n && j->name_rows)
+		{
+			char	   *id = exactgpu_rows_id_text(&j->rows[k], j->rows[k].ids[row]);
+
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: a geometry without Z meets a geometry with Z in a 3D function (id %s of the %s)",
+							j->context, id, j->side_name[k]),
+					 errdetail("exactgpu does not guess an elevation for 2D geometries."),
+					 errhint("Give the 2D geometry its elevation with ST_Force3D(geom, z), or compare in 2D with ST_ExactIntersects / ST_ExactIntersectsJoin.")));
+		}
+	}
+	exactgpu_check_dims(j->batch[0].nrows_z > 0, j->batch[0].nrows_flat > 0,
+						j->batch[1].nrows_z > 0, j->batch[1].nrows_flat > 0, j->context);
+}
+
+/*
+ * Skip mode, before the first flatten: leave out the rows that do not read
+ * as the flatten reads them (malformed, NaN, curves, a face that is not
+ * planar, ...), and in a join that checks dimensions the rows without Z
+ * when a row of either side has Z. Rows the engine refuses later (open or
+ * inside-out bodies, holes that are no lines, ...) are left out as it
+ * names them (skip_failed_row).
+ */
+static void
+skip_unreadable(ExactgpuJoin *j, bool check_z)
+{
+	uint8	   *flat[2];
+	bool		any_z = false;
+
+	if (!j->rows[0].skip_invalid)
+		return;
+	for (int k = 0; k < 2; k++)
+	{
+		ExactgpuRows *r = &j->rows[k];
+		exg_batch	scratch;
+		exg_shape	shape;
+		size_t		i = 0;
+
+		Assert(r->ntoast == 0);
+		flat[k] = palloc0(r->n + 1);
+		exg_batch_init(&scratch, j->naxes, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+		exg_shape_init(&shape);
+		while (i < r->n)
+		{
+			exg_error	err = {0};
+			const uint8 *g = r->data + r->off[i];
+			size_t		len = r->off[i + 1] - r->off[i];
+			exg_status	st;
+
+			if ((i & 1023) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (j->kind == EXACTGPU_JOIN_BOXES)
+			{
+				/* boxes read coordinates only: no faces to triangulate */
+				exg_shape	s;
+
+				exg_shape_init(&s);
+				st = exg_gserialized_read(g, len, &s, &err);
+				exg_shape_free(&s);
+			}
+			else
+			{
+				exg_batch_reset(&scratch);
+				st = exg_batch_add_serialized(&scratch, g, len, &shape, &err);
+			}
+			if (st != EXG_OK)
+			{
+				if (!row_is_invalid(&err))
+				{
+					exg_batch_free(&scratch);
+					exg_shape_free(&shape);
+					exactgpu_report(&err, j->context);
+				}
+				exactgpu_rows_drop(r, i, err.message);
+				continue;
+			}
+			if (j->kind != EXACTGPU_JOIN_BOXES)
+			{
+				flat[k][i] = scratch.nrows_flat > 0;
+				any_z |= scratch.nrows_z > 0;
+			}
+			i++;
+		}
+		exg_batch_free(&scratch);
+		exg_shape_free(&shape);
+	}
+	if (check_z && any_z)
+		for (int k = 0; k < 2; k++)
+			for (size_t i = j->rows[k].n; i-- > 0;)
+				if (flat[k][i])
+					exactgpu_rows_drop(&j->rows[k], i,
+									   "has no Z, in a 3D join whose other rows have Z");
+	pfree(flat[0]);
+	pfree(flat[1]);
+}
+
+/*
+ * Skip mode: the engine refused a row (err->row of side err->side): leave
+ * it out and say the join must run again. Its batches and pairs go; the
+ * rows, all in line, are flattened again.
+ */
+static bool
+skip_failed_row(ExactgpuJoin *j, const exg_error *err)
+{
+	int			side = err->side != 0;
+	ExactgpuRows *r = &j->rows[side];
+
+	if (!r->skip_invalid || err->row == 0 || err->row > r->n || !row_is_invalid(err))
+		return false;
+	exactgpu_rows_drop(r, err->row - 1, err->message);
+	free(j->pairs);
+	j->pairs = NULL;
+	j->npairs = 0;
+	exg_intercept_set_free(&j->set);
+	memset(&j->set, 0, sizeof(j->set));
+	for (int k = 0; k < 2; k++)
+	{
+		exg_batch_free(&j->batch[k]);
+		exactgpu_rows_release(&j->rows[k]);
+		exg_batch_init(&j->batch[k], j->naxes, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+	}
+	return true;
+}
+
+/*
+ * One run of the join (kinds INTERSECTS, VOLUME, LOCATE, INTERCEPTS) over
+ * the rows as they are: false when it left a row out and must run again.
+ */
+static bool
+join_run_once(ExactgpuJoin *j, bool by_id)
 {
 	ExactgpuRows *rows[2] = {&j->rows[0], &j->rows[1]};
 	exg_batch  *batch[2] = {&j->batch[0], &j->batch[1]};
@@ -412,7 +639,6 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 	uint64		nrows[2],
 				nprims[2];
 
-	Assert(j->kind != EXACTGPU_JOIN_BOXES);
 	/* in-line rows parsed on the thread pool, out-of-line ones by parallel
 	 * workers when it pays; batch row i is the row of ids[i] */
 	exactgpu_rows_flatten(rows, batch, 2, &j->read);
@@ -420,8 +646,7 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 	/* as the predicates row by row: in 3D a geometry without Z meets none
 	 * with Z (the batch would read its z as 0) */
 	if (j->naxes == 3 && j->kind != EXACTGPU_JOIN_INTERCEPTS)
-		exactgpu_check_dims(j->batch[0].nrows_z > 0, j->batch[0].nrows_flat > 0,
-							j->batch[1].nrows_z > 0, j->batch[1].nrows_flat > 0, j->context);
+		check_dims_named(j);
 	for (int k = 0; k < 2; k++)
 	{
 		nrows[k] = j->rows[k].n;
@@ -450,7 +675,11 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 			st = exg_batch_join_as(&j->batch[0], &j->batch[1], kind_mode[j->kind], &opt,
 								   &j->pairs, &j->npairs, &rep->stats, &err);
 		if (st != EXG_OK)
+		{
+			if (skip_failed_row(j, &err))
+				return false;
 			join_fail_rows(j, &err);
+		}
 		name_device(&rep->stats, cpu_because);
 	}
 	/* the batches are done with: their memory goes before the rows go out */
@@ -459,10 +688,25 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 		exg_batch_free(&j->batch[k]);
 		exactgpu_rows_release(&j->rows[k]);
 	}
-	if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
-		run_intercepts(j);
+	if (j->kind == EXACTGPU_JOIN_INTERCEPTS && !run_intercepts(j))
+		return false;
 	rep->join_ms = (exg_now_ns() - j->t_join) / 1e6;
 	report_joined(j, rep);
+	return true;
+}
+
+void
+exactgpu_join_run(ExactgpuJoin *j, bool by_id)
+{
+	Assert(j->kind != EXACTGPU_JOIN_BOXES);
+	for (int k = 0; k < 2; k++)
+		if (!j->name_rows)
+			j->rows[k].side_name = NULL;	/* ids are tuple numbers */
+	skip_unreadable(j, j->naxes == 3 && j->kind != EXACTGPU_JOIN_INTERCEPTS);
+	while (!join_run_once(j, by_id))
+		;
+	if (j->rows[0].skip_invalid)
+		exactgpu_invalid_rows_publish(j->rows, 2, j->context);
 }
 
 /* ---- box joins ---- */
@@ -506,6 +750,10 @@ exactgpu_join_read_boxes(ExactgpuJoin *j)
 	char		semantics[32];
 
 	Assert(j->kind == EXACTGPU_JOIN_BOXES);
+	for (int k = 0; k < 2; k++)
+		if (!j->name_rows)
+			j->rows[k].side_name = NULL;	/* ids are tuple numbers */
+	skip_unreadable(j, false);
 	/* in line on all cores, out of line (TOAST) by parallel workers when it pays */
 	exactgpu_rows_boxes(rows, 2, j->naxes, j->box, has_box, &j->read);
 	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
@@ -517,6 +765,8 @@ exactgpu_join_read_boxes(ExactgpuJoin *j)
 	}
 	snprintf(semantics, sizeof(semantics), "%dD boxes", j->naxes);
 	report_read(j, semantics, nrows, nbox, "boxes", j->t_start);
+	if (j->rows[0].skip_invalid)
+		exactgpu_invalid_rows_publish(j->rows, 2, j->context);
 }
 
 /*

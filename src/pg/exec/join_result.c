@@ -16,7 +16,40 @@
 #include "join_result.h"
 
 void
-exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
+exactgpu_result_want_ids(FunctionCallInfo fcinfo, ExactgpuRows *rows)
+{
+	TupleDesc	desc;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE || desc->natts < 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("return type must be a row type")));
+	for (int k = 0; k < 2; k++)
+		rows[k].want_idtype = TupleDescAttr(desc, k)->atttypid;
+}
+
+bool
+exactgpu_result_null_inputs(FunctionCallInfo fcinfo)
+{
+	if (!PG_ARGISNULL(0) && !PG_ARGISNULL(1))
+		return false;
+	InitMaterializedSRF(fcinfo, 0);
+	return true;
+}
+
+void
+exactgpu_result_put_datums(ExactgpuResult *res, int64 left_id, int64 right_id)
+{
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	values[0] = exactgpu_rows_id_datum(res->side[0], left_id, res->coltype[0]);
+	values[1] = exactgpu_rows_id_datum(res->side[1], right_id, res->coltype[1]);
+	tuplestore_putvalues(res->store, res->desc, values, nulls);
+	res->rows++;
+}
+
+void
+exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res, const ExactgpuRows *rows)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MemoryContext old;
@@ -32,10 +65,19 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("return type must be a row type")));
 	desc = CreateTupleDescCopy(desc);
-	if (desc->natts != 2 || TupleDescAttr(desc, 0)->atttypid != INT8OID ||
-		TupleDescAttr(desc, 1)->atttypid != INT8OID || !TupleDescAttr(desc, 0)->attbyval)
+	if (desc->natts != 2)
 		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("result rows must be (bigint, bigint)")));
+				(errcode(ERRCODE_INTERNAL_ERROR), errmsg("result rows must be two ids")));
+	/* integer ids into (bigint, bigint): one row rewritten in place, else Datums */
+	memset(res->side, 0, sizeof(res->side));
+	if (rows != NULL &&
+		!(TupleDescAttr(desc, 0)->atttypid == INT8OID && TupleDescAttr(desc, 1)->atttypid == INT8OID &&
+		  rows[0].keys == NULL && rows[1].keys == NULL))
+		for (int k = 0; k < 2; k++)
+		{
+			res->side[k] = &rows[k];
+			res->coltype[k] = TupleDescAttr(desc, k)->atttypid;
+		}
 	/*
 	 * Rows kept in memory within the join's memory budget (memory_limit is
 	 * superuser's, result_memory anyone's), and never more than
@@ -52,10 +94,18 @@ exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res)
 												 exactgpu_memory_budget() / 1024));
 	res->desc = desc;
 	res->rows = 0;
+	res->row = NULL;
+	res->ids = NULL;
+	if (res->side[0] == NULL)
 	{
 		Datum		zero[2] = {Int64GetDatum(0), Int64GetDatum(0)};
 		bool		nulls[2] = {false, false};
 
+		if (TupleDescAttr(desc, 0)->atttypid != INT8OID ||
+			TupleDescAttr(desc, 1)->atttypid != INT8OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("result rows must be (bigint, bigint)")));
 		/* two aligned 8-byte values, no nulls: the data is the two ids */
 		res->row = heap_form_tuple(desc, zero, nulls);
 		res->ids = (char *) res->row->t_data + res->row->t_data->t_hoff;

@@ -9,6 +9,8 @@
 #include "funcapi.h"
 #include "utils/tuplestore.h"
 
+#include "join_rows.h"
+
 /* GUC exactgpu.result_memory (kB): result rows kept in memory before spilling. */
 #define RESULT_MEMORY_MAX_KB (256 * 1024)	/* the most kept, see join_result.c */
 extern int	exactgpu_result_memory_kb;
@@ -20,10 +22,33 @@ typedef struct ExactgpuResult
 	uint64		rows;
 	HeapTuple	row;			/* a (bigint, bigint) row rewritten in place */
 	char	   *ids;			/* its two ids: 16 bytes of its data */
+	/* ids of other types (the forms with typed ids): Datums from the rows */
+	const ExactgpuRows *side[2];	/* NULL: the (bigint, bigint) row above */
+	Oid			coltype[2];
 } ExactgpuResult;
 
-/* Materialize mode for the calling SRF, with exactgpu.result_memory. */
-void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res);
+/*
+ * Before reading: the id types the calling SRF returns (its result's first
+ * two columns) become what the rows' ids must fit (rows[k].want_idtype).
+ */
+void		exactgpu_result_want_ids(FunctionCallInfo fcinfo, ExactgpuRows *rows);
+
+/*
+ * Materialize mode for the calling SRF, with exactgpu.result_memory; the
+ * ids of rows[0] and rows[1] (NULL: integer ids only) go out as the result's
+ * column types.
+ */
+void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res,
+								  const ExactgpuRows *rows);
+
+/*
+ * The forms with typed ids are not STRICT (their id-type arguments are
+ * NULLs): a NULL input gives no rows, as STRICT would. True when so.
+ */
+bool		exactgpu_result_null_inputs(FunctionCallInfo fcinfo);
+
+/* One result row of ids of any type (exactgpu_result_put calls it). */
+void		exactgpu_result_put_datums(ExactgpuResult *res, int64 left_id, int64 right_id);
 
 /*
  * One result row: the ids are written into a row formed once, which the
@@ -32,6 +57,11 @@ void		exactgpu_result_begin(FunctionCallInfo fcinfo, ExactgpuResult *res);
 static inline void
 exactgpu_result_put(ExactgpuResult *res, int64 left_id, int64 right_id)
 {
+	if (res->side[0])
+	{
+		exactgpu_result_put_datums(res, left_id, right_id);
+		return;
+	}
 	memcpy(res->ids, &left_id, sizeof(int64));
 	memcpy(res->ids + sizeof(int64), &right_id, sizeof(int64));
 	tuplestore_puttuple(res->store, res->row);

@@ -59,6 +59,25 @@ exactgpu_rows_bytes(const ExactgpuRows *rows)
 	return b;
 }
 
+/*
+ * A row of another SRID than the side's first: named by its id where the
+ * ids are the user's (the set-returning functions).
+ */
+static void
+srid_error(const ExactgpuRows *rows, int32 srid, bool has_id, int64 id)
+{
+	if (has_id && rows->side_name)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: operation on mixed SRID geometries (%d and %d) (id %s of the %s)",
+						rows->context, rows->srid, srid, exactgpu_rows_id_text(rows, id),
+						rows->side_name)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
+					rows->srid, srid)));
+}
+
 void
 exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 {
@@ -68,10 +87,7 @@ exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 	if (exg_gserialized_srid(gser, len, &srid, &err) != EXG_OK)
 		exactgpu_report(&err, rows->context);
 	if (rows->have_srid && srid != rows->srid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
-						rows->srid, srid)));
+		srid_error(rows, srid, true, id);
 	rows->srid = srid;
 	rows->have_srid = true;
 	if (rows->n + 1 >= rows->cap)
@@ -93,6 +109,7 @@ exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
 	rows->len += len;
 	rows->ids[rows->n++] = id;
 	rows->off[rows->n] = rows->len;
+	rows->n_inline = rows->n;
 }
 
 void
@@ -138,13 +155,11 @@ exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right)
 
 /* A row read by the parallel read: its SRID must be the side's. */
 void
-exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid)
+exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid, size_t toast_row)
 {
 	if (rows->have_srid && srid != rows->srid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: operation on mixed SRID geometries (%d and %d)", rows->context,
-						rows->srid, srid)));
+		srid_error(rows, srid, toast_row < rows->ntoast, toast_row < rows->ntoast ?
+				   rows->toast[toast_row].id : 0);
 	rows->srid = srid;
 	rows->have_srid = true;
 }
@@ -210,14 +225,23 @@ rows_startup(DestReceiver *self, int operation, TupleDesc desc)
 	RowReceiver *rr = (RowReceiver *) self;
 	Oid			idtype = desc->natts == 2 ? TupleDescAttr(desc, 0)->atttypid : InvalidOid;
 
-	if (desc->natts != 2 ||
-		!(idtype == INT8OID || idtype == INT4OID || idtype == INT2OID) ||
-		!is_geometry_type(TupleDescAttr(desc, 1)->atttypid))
+	if (desc->natts != 2 || !is_geometry_type(TupleDescAttr(desc, 1)->atttypid))
+	{
+		/* the forms with typed ids take ids of any type with equality */
+		if (OidIsValid(rr->out->want_idtype) && rr->out->want_idtype != INT8OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("%s: the %s query must return two columns (id of the type given, geom geometry)",
+							rr->out->context, rr->which)));
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s: the %s query must return two columns (id integer or bigint, geom geometry)",
 						rr->out->context, rr->which)));
-	rr->idtype = idtype;
+	}
+	/* ids of another type only where the result can carry them */
+	exactgpu_rows_check_id_type(rr->out, idtype, rr->which);
+	rr->idtype = getBaseType(idtype);
+	rr->out->idtype = rr->idtype;
 }
 
 /*
@@ -236,6 +260,28 @@ toast_shared(RowReceiver *rr, const struct varlena *v)
 		rr->toastrel_shared = get_rel_persistence(ext.va_toastrelid) != RELPERSISTENCE_TEMP;
 	}
 	return rr->toastrel_shared;
+}
+
+/*
+ * exactgpu_rows_add for a row of the user's: a row of another SRID than the
+ * side's first is named by its id, or left out in skip mode.
+ */
+void
+exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len)
+{
+	exg_error	err = {0};
+	int32		srid;
+
+	/* exactgpu_rows_add names the row in its error; skip mode leaves it out */
+	if (rows->skip_invalid && rows->have_srid &&
+		exg_gserialized_srid(gser, len, &srid, &err) == EXG_OK && srid != rows->srid)
+	{
+		exactgpu_rows_note_skipped(rows, id, false,
+								   psprintf("SRID %d, not the SRID %d of the side's first row",
+											srid, rows->srid));
+		return;
+	}
+	exactgpu_rows_add(rows, id, gser, len);
 }
 
 static bool
@@ -260,11 +306,24 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 		return true;
 	}
 	if (idnull)
+	{
+		if (rr->out->skip_invalid)
+		{
+			exactgpu_rows_note_skipped(rr->out, 0, true, "a NULL id");
+			return true;
+		}
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s: the %s query returned a NULL id", rr->out->context, rr->which)));
-	idv = rr->idtype == INT8OID ? DatumGetInt64(id) :
-		rr->idtype == INT4OID ? DatumGetInt32(id) : DatumGetInt16(id);
+	}
+	if (rr->idtype == INT8OID)
+		idv = DatumGetInt64(id);
+	else if (rr->idtype == INT4OID)
+		idv = DatumGetInt32(id);
+	else if (rr->idtype == INT2OID)
+		idv = DatumGetInt16(id);
+	else
+		idv = exactgpu_rows_key(rr->out, rr->idtype, id);
 	v = (struct varlena *) DatumGetPointer(g);
 	if (rr->out->defer_toast && VARATT_IS_EXTERNAL_ONDISK(v) && toast_shared(rr, v))
 	{
@@ -274,14 +333,14 @@ rows_receive(TupleTableSlot *slot, DestReceiver *self)
 	/* in line and plain (either header size): read in place; else detoast.
 	 * An out-of-line pointer also has a 1-byte header: test it first. */
 	if (!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v))
-		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+		exactgpu_rows_add_named(rr->out, idv, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	else
 	{
 		MemoryContext old = MemoryContextSwitchTo(rr->detoast_cxt);
 		struct varlena *d = PG_DETOAST_DATUM(g);
 
 		MemoryContextSwitchTo(old);
-		exactgpu_rows_add(rr->out, idv, (const uint8 *) VARDATA(d), VARSIZE(d) - VARHDRSZ);
+		exactgpu_rows_add_named(rr->out, idv, (const uint8 *) VARDATA(d), VARSIZE(d) - VARHDRSZ);
 		MemoryContextReset(rr->detoast_cxt);
 	}
 	return true;
@@ -420,4 +479,5 @@ exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows)
 				 errmsg("%s: the %s query failed: %s", context, which, SPI_result_code_string(rc))));
 	MemoryContextDelete(rr.detoast_cxt);
 	SPI_freeplan(plan);
+	exactgpu_rows_order_keys(rows);
 }

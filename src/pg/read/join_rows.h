@@ -18,9 +18,27 @@
  */
 typedef struct ExactgpuToastRow
 {
-	int64		id;
+	int64		id;				/* as ExactgpuRows.ids */
 	char		ptr[TOAST_POINTER_SIZE];	/* the on-disk varlena pointer */
 } ExactgpuToastRow;
+
+/*
+ * Ids of a type other than an integer (text, uuid, ...): each distinct id
+ * (by its type's equality) is kept once as a Datum, and the rows carry its
+ * ordinal instead, so that everything downstream (the engine, the
+ * parallel read, sorting and deduplicating pairs) handles int64 ids only.
+ * Ordinals follow the type's order where it has one (btree), so that the
+ * pairs come out in id order as integer ids do.
+ */
+typedef struct ExactgpuIdKeys ExactgpuIdKeys;
+
+/* A row left out of a join under exactgpu.invalid_rows = 'skip'. */
+typedef struct ExactgpuSkippedRow
+{
+	int64		id;				/* as the rows' ids (an ordinal for keyed ids) */
+	bool		id_null;		/* the row had a NULL id */
+	char	   *reason;
+} ExactgpuSkippedRow;
 
 typedef struct ExactgpuRows
 {
@@ -30,9 +48,10 @@ typedef struct ExactgpuRows
 	Size		len;
 	Size		data_cap;
 	size_t	   *off;			/* n + 1 offsets into data */
-	int64	   *ids;
+	int64	   *ids;			/* the integer ids, or ordinals of keys */
 	size_t		n;
 	size_t		cap;
+	size_t		n_inline;		/* the first rows, whose bytes are in data */
 	int32		srid;			/* of every row (checked as rows arrive) */
 	bool		have_srid;
 	uint64		null_geoms;		/* rows skipped for a NULL geometry */
@@ -49,12 +68,78 @@ typedef struct ExactgpuRows
 	const void *kept_block;
 	Size		kept_size;
 	uint64		kept_tag;
+	/* the ids: the type the rows came with, their Datums when not integers */
+	Oid			idtype;			/* InvalidOid: not known (integers) */
+	Oid			want_idtype;	/* the result's id column type (InvalidOid: any) */
+	ExactgpuIdKeys *keys;		/* NULL: ids[] hold the integer ids */
+	const char *side_name;		/* "left input", ...: ids are the user's, name
+								 * failing rows by them (NULL: do not) */
+	/* exactgpu.invalid_rows = 'skip': rows left out, and why */
+	bool		skip_invalid;
+	ExactgpuSkippedRow *skipped;
+	size_t		nskipped;
+	size_t		skipped_cap;
 } ExactgpuRows;
 
 void		exactgpu_rows_init(ExactgpuRows *rows, const char *context);
 
 /* Add one row: gser/len are the serialized geometry without varlena header. */
 void		exactgpu_rows_add(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len);
+
+/*
+ * The row id of a key Datum of type keytype (not an integer type): its
+ * ordinal among the distinct keys. The first call fixes the side's key type.
+ */
+int64		exactgpu_rows_key(ExactgpuRows *rows, Oid keytype, Datum key);
+
+/* Once every row is in: ordinals in the keys' order (see ExactgpuIdKeys). */
+void		exactgpu_rows_order_keys(ExactgpuRows *rows);
+
+/* Is typid one of the integer types whose values are the ids themselves? */
+bool		exactgpu_id_is_integer(Oid typid);
+
+/* The id as its type's text output (palloc'ed), for messages. */
+char	   *exactgpu_rows_id_text(const ExactgpuRows *rows, int64 id);
+
+/* The id as a Datum of type restype (checked by exactgpu_rows_id_fits). */
+Datum		exactgpu_rows_id_datum(const ExactgpuRows *rows, int64 id, Oid restype);
+
+/* Can ids of type idtype be returned as restype? (the same type, or binary coercible) */
+bool		exactgpu_id_fits(Oid idtype, Oid restype);
+
+/*
+ * The ids read must fit rows->want_idtype: an ERROR saying how to ask for
+ * them otherwise (which: "left", "holes", ...).
+ */
+void		exactgpu_rows_check_id_type(const ExactgpuRows *rows, Oid idtype, const char *which);
+
+/* The ids' type (bigint for integer ids read from a batch). */
+Oid			exactgpu_rows_id_type(const ExactgpuRows *rows);
+
+/*
+ * Name row i (0-based, as in ids[]) of an engine failure: appends
+ * " (id X of the left input)" to err->message where the ids are the user's.
+ */
+void		exactgpu_rows_name_row(const ExactgpuRows *rows, size_t i, exg_error *err);
+
+/* The same for the row of id `id` (a row kept as a TOAST pointer). */
+void		exactgpu_rows_name_id(const ExactgpuRows *rows, int64 id, exg_error *err);
+
+/* exactgpu_report of a failure whose err->row counts the rows read in line. */
+void		exactgpu_rows_report(const ExactgpuRows *rows, exg_error *err);
+
+/* Skip mode: leave row i (0-based, in line) out, with why. */
+void		exactgpu_rows_drop(ExactgpuRows *rows, size_t i, const char *reason);
+
+/* Skip mode: remember a row never added (NULL id, SRID), with why. */
+void		exactgpu_rows_note_skipped(ExactgpuRows *rows, int64 id, bool id_null,
+									   const char *reason);
+
+/*
+ * exactgpu_rows_add for a row of the user's: one of another SRID than the
+ * side's first is named by its id (or left out in skip mode).
+ */
+void		exactgpu_rows_add_named(ExactgpuRows *rows, int64 id, const uint8 *gser, Size len);
 
 /* Add one row as its on-disk TOAST pointer (see exactgpu_rows_defer_toast). */
 void		exactgpu_rows_add_toast(ExactgpuRows *rows, int64 id, const struct varlena *v);
@@ -70,10 +155,12 @@ void		exactgpu_rows_release(ExactgpuRows *rows);
 exg_row_bytes exactgpu_rows_bytes(const ExactgpuRows *rows);
 
 /*
- * Run an inner query that yields (id integer|bigint, geom geometry) and
- * collect its rows as the executor produces them (no tuple copies). Rows
- * with a NULL geometry are skipped; a NULL id is an error. Call between
- * SPI_connect and SPI_finish.
+ * Run an inner query that yields (id, geom geometry) and collect its rows
+ * as the executor produces them (no tuple copies). Integer ids are the
+ * rows' ids; ids of another type with hash equality are interned
+ * (join_ids.c) where rows->want_idtype allows them. Rows with a NULL
+ * geometry are skipped; a NULL id is an error (skip mode: left out). Call
+ * between SPI_connect and SPI_finish.
  */
 void		exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows);
 
@@ -165,8 +252,12 @@ int			exactgpu_detoast_rows(const ExactgpuToastRow *rows, size_t n, uint64 bytes
 /* Both inputs' SRIDs must agree. */
 void		exactgpu_rows_check_srids(const ExactgpuRows *left, const ExactgpuRows *right);
 
-/* For the parallel read (read_*.c): a TOAST row's SRID must be the side's. */
-void		exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid);
+/*
+ * For the parallel read (read_*.c): a TOAST row's SRID must be the side's;
+ * toast_row is its index in rows->toast, named in the error (SIZE_MAX: not
+ * known).
+ */
+void		exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid, size_t toast_row);
 
 /* ... and once its TOAST rows are taken, their ids follow the others'. */
 void		exactgpu_rows_append_toast_ids(ExactgpuRows *rows);

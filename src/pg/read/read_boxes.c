@@ -109,7 +109,7 @@ boxes_parallel(ExactgpuRows **rows, int nsides, int naxes, double **box, uint8 *
 			if (exactgpu_read_await_task(pcxt, sh, tasks, i, NULL, inl, s, exactgpu_read_box_work,
 										 rows[k]->context, seen, nworkers, NULL))
 				rep->workers++;
-			exactgpu_rows_note_srid(rows[k], t->srid);
+			exactgpu_rows_note_srid(rows[k], t->srid, i - first[k]);
 			has_box[k][base + i - first[k]] = t->solid;
 			memcpy(&box[k][2 * naxes * (base + i - first[k])], t->box, 2 * naxes * sizeof(double));
 		}
@@ -162,7 +162,7 @@ exactgpu_rows_boxes(ExactgpuRows **rows, int nsides, int naxes, double **box, ui
 
 		if (exg_rows_boxes(&b, naxes, exactgpu_threads_for(rows[k]->len, BOX_BYTES_PER_THREAD),
 						   box[k], has_box[k], &err) != EXG_OK)
-			exactgpu_report(&err, rows[k]->context);
+			exactgpu_rows_report(rows[k], &err);
 		rep->parse_ms += (exg_now_ns() - t0) / 1e6;
 	}
 	if (nworkers > 0)

@@ -237,7 +237,7 @@ parse_inline(ExactgpuRows **rows, exg_batch **batch, int nsides)
 		if (exg_batch_add_rows(batch[k], &bytes,
 							   exactgpu_threads_for(rows[k]->len, EXACTGPU_PARSE_BYTES_PER_THREAD),
 							   &err) != EXG_OK)
-			exactgpu_report(&err, rows[k]->context);
+			exactgpu_rows_report(rows[k], &err);
 	}
 }
 
@@ -402,7 +402,7 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 
 			if (exg_batch_add_rows(batch[k], &bytes, 1, &inline_err[k]) != EXG_OK &&
 				fails_at_once(&inline_err[k]))
-				exactgpu_report(&inline_err[k], rows[k]->context);
+				exactgpu_rows_report(rows[k], &inline_err[k]);
 		}
 		rep->parse_ms = (exg_now_ns() - tp) / 1e6;
 	}
@@ -422,19 +422,35 @@ flatten_parallel(ExactgpuRows **rows, exg_batch **batch, int nsides, int nworker
 		{
 			later = inline_err[k];
 			later_context = rows[k]->context;
+			if (later.row > 0)
+				exactgpu_rows_name_row(rows[k], later.row - 1, &later);
 		}
 		for (uint32 i = first[k]; i < first[k + 1]; i++)
 		{
 			ReadTask   *t = &tasks[i];
+			bool		failed_before = later.status != EXG_OK;
 
 			if (exactgpu_read_await_task(pcxt, sh, tasks, i, area, inl, s, exactgpu_read_flatten_work,
 										 rows[k]->context, seen, nworkers,
 						   &later))
 				rep->workers++;
+			/* a TOAST row that did not parse: named by its id, as the serial read names it */
+			if (!failed_before && later.status != EXG_OK && t->kind == TASK_TOAST)
+			{
+				/* the side's TOAST rows are its last tasks, in order */
+				size_t		j = (size_t) (i - first[k]) -
+					((size_t) (first[k + 1] - first[k]) - rows[k]->ntoast);
+
+				if (j < rows[k]->ntoast)
+					exactgpu_rows_name_id(rows[k], rows[k]->toast[j].id, &later);
+			}
 			if (later.status != EXG_OK && later_context == NULL)
 				later_context = rows[k]->context;
 			if (t->kind == TASK_TOAST && t->srid_read)
-				exactgpu_rows_note_srid(rows[k], t->srid);
+				/* the side's TOAST rows are its last tasks, in order */
+				exactgpu_rows_note_srid(rows[k], t->srid,
+										(size_t) (i - first[k]) -
+										((size_t) (first[k + 1] - first[k]) - rows[k]->ntoast));
 			if (later.status != EXG_OK)
 				continue;		/* only the SRIDs are left to check */
 			if (sh->in_place[k])

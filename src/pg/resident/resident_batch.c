@@ -98,7 +98,7 @@ exactgpu_resident_batch_get(ExactgpuRows *rows, exg_batch *batch, ResidentBatchW
 										size - h->batch_off, exactgpu_threads(), &err) != EXG_OK)
 				exactgpu_report(&err, rows->context);
 			if (h->nrows > 0)
-				exactgpu_rows_note_srid(rows, h->srid);
+				exactgpu_rows_note_srid(rows, h->srid, SIZE_MAX);
 			exactgpu_rows_append_toast_ids(rows);
 			if (ShmemAddrIsValid(block) && ShmemAddrIsValid((const char *) block + size - 1))
 			{

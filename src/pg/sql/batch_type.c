@@ -17,6 +17,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "parser/parse_type.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -29,6 +30,7 @@
 PG_FUNCTION_INFO_V1(exactgpu_batch_in);
 PG_FUNCTION_INFO_V1(exactgpu_batch_out);
 PG_FUNCTION_INFO_V1(exactgpu_batch_accum);
+PG_FUNCTION_INFO_V1(exactgpu_batch_accum_key);
 PG_FUNCTION_INFO_V1(exactgpu_batch_final);
 PG_FUNCTION_INFO_V1(exactgpu_batch_recv);
 PG_FUNCTION_INFO_V1(exactgpu_batch_send);
@@ -38,47 +40,134 @@ PG_FUNCTION_INFO_V1(exactgpu_batch_deserialize);
 
 #define BATCH_MAGIC 0x45584742	/* "EXGB" */
 
+/*
+ * Version 0 (every batch before ids of other types; its version word was
+ * padding, always 0): per row int64 id, uint32 bytes, uint32 pad, the
+ * geometry varlena, padded to 8. Version 1 (ids of another type, e.g. text
+ * or uuid): after the header the ids' type (Oid, uint32 pad), then per row
+ * uint32 key bytes, uint32 geometry bytes, the key (its varlena, or its
+ * typlen bytes), padded to 8, the geometry varlena, padded to 8. Values of
+ * version 0 read as they always did.
+ */
+#define BATCH_KEYED 1
+
+/* The binary form's first word for ids of another type (never a row count). */
+#define BATCH_BINARY_KEYED 0xFFFFFFFFu
+
 typedef struct BatchHeader
 {
 	int32		vl_len_;
 	uint32		magic;
 	uint32		nrows;
-	uint32		pad;
-	/* then per row: int64 id, uint32 bytes, uint32 pad, geometry varlena, padded to 8 */
+	uint32		version;
 } BatchHeader;
+
+typedef struct BatchKeyType
+{
+	Oid			keytype;
+	uint32		pad;
+} BatchKeyType;
+
+/* Where a batch's rows start. */
+static Size
+batch_rows_start(const BatchHeader *b)
+{
+	return sizeof(BatchHeader) + (b->version == BATCH_KEYED ? sizeof(BatchKeyType) : 0);
+}
+
+static Oid
+batch_key_type(const BatchHeader *b)
+{
+	BatchKeyType kt;
+
+	if (b->version != BATCH_KEYED)
+		return INT8OID;
+	memcpy(&kt, (const char *) b + sizeof(BatchHeader), sizeof(kt));
+	return kt.keytype;
+}
+
+/* A key Datum's bytes as a batch keeps them (a varlena detoasted, in full). */
+static Size
+key_bytes(Datum key, int16 typlen, bool typbyval, const char **p)
+{
+	if (typbyval)
+	{
+		*p = (const char *) DatumGetPointer(key);
+		return 0;				/* stored as the Datum itself */
+	}
+	*p = DatumGetPointer(key);
+	return typlen == -1 ? VARSIZE(DatumGetPointer(key)) :
+		typlen == -2 ? strlen(*p) + 1 : (Size) typlen;
+}
 
 void
 exactgpu_read_batch_rows(Datum batch, const char *which, ExactgpuRows *rows)
 {
 	const char *context = rows->context;
 	const BatchHeader *b = (const BatchHeader *) PG_DETOAST_DATUM(batch);
-	const char *p = (const char *) b + sizeof(BatchHeader);
+	const char *p;
 	const char *end = (const char *) b + VARSIZE(b);
+	bool		keyed;
+	Oid			keytype = INT8OID;
+	int16		typlen = 8;
+	bool		typbyval = true;
 	uint32		r;
 
-	if (VARSIZE(b) < sizeof(BatchHeader) || b->magic != BATCH_MAGIC)
+	if (VARSIZE(b) < sizeof(BatchHeader) || b->magic != BATCH_MAGIC ||
+		(b->version != 0 && b->version != BATCH_KEYED) || VARSIZE(b) < batch_rows_start(b))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("%s: the %s batch is not an exactgpu_batch", context, which)));
+	keyed = b->version == BATCH_KEYED;
+	p = (const char *) b + batch_rows_start(b);
+	if (keyed)
+	{
+		keytype = batch_key_type(b);
+		get_typlenbyval(keytype, &typlen, &typbyval);
+	}
+	exactgpu_rows_check_id_type(rows, keytype, which);
+	rows->idtype = keytype;
 	for (r = 0; r < b->nrows; r++)
 	{
 		int64		id;
-		uint32		bytes;
+		uint32		bytes,
+					kbytes = 0;
 
 		if ((r & 1023) == 0)
 			CHECK_FOR_INTERRUPTS();
 		if (end - p < 16)
 			ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
 							errmsg("%s: truncated %s batch", context, which)));
-		memcpy(&id, p, 8);
-		memcpy(&bytes, p + 8, 4);
-		p += 16;
+		if (keyed)
+		{
+			Datum		key;
+
+			memcpy(&kbytes, p, 4);
+			memcpy(&bytes, p + 4, 4);
+			p += 8;
+			if ((size_t) (end - p) < TYPEALIGN(8, kbytes) + (Size) bytes)
+				ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+								errmsg("%s: truncated %s batch", context, which)));
+			if (typbyval)
+				memcpy(&key, p, sizeof(Datum));
+			else
+				key = PointerGetDatum(p);
+			id = exactgpu_rows_key(rows, keytype, key);
+			p += TYPEALIGN(8, kbytes);
+		}
+		else
+		{
+			memcpy(&id, p, 8);
+			memcpy(&bytes, p + 8, 4);
+			p += 16;
+		}
 		if ((size_t) (end - p) < bytes || bytes < VARHDRSZ)
 			ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
 							errmsg("%s: truncated %s batch", context, which)));
-		exactgpu_rows_add(rows, id, (const uint8 *) p + VARHDRSZ, bytes - VARHDRSZ);
+		exactgpu_rows_add_named(rows, id, (const uint8 *) p + VARHDRSZ, bytes - VARHDRSZ);
 		p += TYPEALIGN(8, bytes);
 	}
+	exactgpu_rows_order_keys(rows);
 }
 
 
@@ -144,6 +233,47 @@ batch_begin(void)
 	return state;
 }
 
+/* A batch of ids of type keytype (version 1). */
+static StringInfo
+batch_begin_keyed(Oid keytype)
+{
+	StringInfo	state = batch_begin();
+	BatchKeyType kt = {keytype, 0};
+
+	((BatchHeader *) state->data)->version = BATCH_KEYED;
+	appendBinaryStringInfo(state, (const char *) &kt, sizeof(kt));
+	return state;
+}
+
+/* Append a row of a keyed batch; g is a detoasted geometry varlena. */
+static void
+batch_append_keyed(StringInfo state, Datum key, int16 typlen, bool typbyval,
+				   const struct varlena *g, const char *context)
+{
+	static const char zeros[8] = {0};
+	const char *kp;
+	uint32		kbytes = (uint32) key_bytes(key, typlen, typbyval, &kp),
+				bytes = VARSIZE(g);
+
+	if (typbyval)
+		kbytes = sizeof(Datum);
+	if ((Size) state->len + 8 + TYPEALIGN(8, kbytes) + TYPEALIGN(8, bytes) >= MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: the batch exceeds 1 GB", context),
+				 errhint("Use the form that reads rows through an inner query (text).")));
+	appendBinaryStringInfo(state, (const char *) &kbytes, 4);
+	appendBinaryStringInfo(state, (const char *) &bytes, 4);
+	if (typbyval)
+		appendBinaryStringInfo(state, (const char *) &key, sizeof(Datum));
+	else
+		appendBinaryStringInfo(state, kp, kbytes);
+	appendBinaryStringInfo(state, zeros, TYPEALIGN(8, kbytes) - kbytes);
+	appendBinaryStringInfo(state, (const char *) g, bytes);
+	appendBinaryStringInfo(state, zeros, TYPEALIGN(8, bytes) - bytes);
+	((BatchHeader *) state->data)->nrows++;
+}
+
 /* Append a row; g is a detoasted geometry varlena. */
 static void
 batch_append(StringInfo state, int64 id, const struct varlena *g, const char *context)
@@ -178,6 +308,11 @@ typedef struct BatchCursor
 	const char *p;
 	const char *end;
 	uint32		left;
+	bool		keyed;
+	Oid			keytype;
+	int16		typlen;
+	bool		typbyval;
+	Datum		key;			/* keyed: the row's key */
 } BatchCursor;
 
 static const BatchHeader *
@@ -185,13 +320,18 @@ batch_open(Datum d, BatchCursor *c)
 {
 	const BatchHeader *b = (const BatchHeader *) PG_DETOAST_DATUM(d);
 
-	if (VARSIZE(b) < sizeof(BatchHeader) || b->magic != BATCH_MAGIC)
+	if (VARSIZE(b) < sizeof(BatchHeader) || b->magic != BATCH_MAGIC ||
+		(b->version != 0 && b->version != BATCH_KEYED) || VARSIZE(b) < batch_rows_start(b))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("exactgpu_batch: not an exactgpu_batch value")));
-	c->p = (const char *) b + sizeof(BatchHeader);
+	c->p = (const char *) b + batch_rows_start(b);
 	c->end = (const char *) b + VARSIZE(b);
 	c->left = b->nrows;
+	c->keyed = b->version == BATCH_KEYED;
+	c->keytype = batch_key_type(b);
+	if (c->keyed)
+		get_typlenbyval(c->keytype, &c->typlen, &c->typbyval);
 	return b;
 }
 
@@ -204,9 +344,28 @@ batch_next(BatchCursor *c, int64 *id, const struct varlena **g)
 		return false;
 	if (c->end - c->p < 16)
 		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("exactgpu_batch: truncated value")));
-	memcpy(id, c->p, 8);
-	memcpy(&bytes, c->p + 8, 4);
-	c->p += 16;
+	if (c->keyed)
+	{
+		uint32		kbytes;
+
+		memcpy(&kbytes, c->p, 4);
+		memcpy(&bytes, c->p + 4, 4);
+		c->p += 8;
+		if ((size_t) (c->end - c->p) < TYPEALIGN(8, kbytes))
+			ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("exactgpu_batch: truncated value")));
+		if (c->typbyval)
+			memcpy(&c->key, c->p, sizeof(Datum));
+		else
+			c->key = PointerGetDatum(c->p);
+		c->p += TYPEALIGN(8, kbytes);
+		*id = 0;
+	}
+	else
+	{
+		memcpy(id, c->p, 8);
+		memcpy(&bytes, c->p + 8, 4);
+		c->p += 16;
+	}
 	if ((size_t) (c->end - c->p) < bytes || bytes < VARHDRSZ)
 		ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("exactgpu_batch: truncated value")));
 	*g = (const struct varlena *) c->p;
@@ -271,11 +430,39 @@ exactgpu_batch_in(PG_FUNCTION_ARGS)
 	StringInfoData hex;
 	FmgrInfo	flinfo;
 
+	Oid			keytype = InvalidOid,
+				keyio = InvalidOid;
+	int16		typlen = 0;
+	bool		typbyval = false;
+	FmgrInfo	keyinfo;
+	StringInfoData keytext;
+
 	getTypeInputInfo(geom, &infn, &ioparam);
 	fmgr_info(infn, &flinfo);
 	initStringInfo(&hex);
+	initStringInfo(&keytext);
 	while (isspace((unsigned char) *p))
 		p++;
+	/* (type){"id":hexewkb,...}: ids of that type */
+	if (*p == '(')
+	{
+		const char *close = strchr(p, ')');
+		int32		typmod;
+		Oid			keyin;
+
+		if (close == NULL)
+			batch_syntax_error(input, p, "expected \")\" after the ids' type");
+		parseTypeString(pnstrdup(p + 1, close - p - 1), &keytype, &typmod, false);
+		get_typlenbyval(keytype, &typlen, &typbyval);
+		getTypeInputInfo(keytype, &keyin, &keyio);
+		fmgr_info(keyin, &keyinfo);
+		pfree(state->data);
+		pfree(state);
+		state = batch_begin_keyed(keytype);
+		p = close + 1;
+		while (isspace((unsigned char) *p))
+			p++;
+	}
 	if (*p++ != '{')
 		batch_syntax_error(input, p - 1, "expected \"{\"");
 	while (isspace((unsigned char) *p))
@@ -290,11 +477,29 @@ exactgpu_batch_in(PG_FUNCTION_ARGS)
 			Datum		g;
 
 			CHECK_FOR_INTERRUPTS();
-			errno = 0;
-			id = strtoll(p, &endp, 10);
-			if (endp == p || errno == ERANGE)
-				batch_syntax_error(input, p, "expected a bigint id");
-			p = endp;
+			id = 0;
+			if (OidIsValid(keytype))
+			{
+				if (*p++ != '"')
+					batch_syntax_error(input, p - 1, "expected a double-quoted id");
+				resetStringInfo(&keytext);
+				while (*p && *p != '"')
+				{
+					if (*p == '\\' && p[1])
+						p++;
+					appendStringInfoChar(&keytext, *p++);
+				}
+				if (*p++ != '"')
+					batch_syntax_error(input, p - 1, "expected a closing double quote after the id");
+			}
+			else
+			{
+				errno = 0;
+				id = strtoll(p, &endp, 10);
+				if (endp == p || errno == ERANGE)
+					batch_syntax_error(input, p, "expected a bigint id");
+				p = endp;
+			}
 			while (isspace((unsigned char) *p))
 				p++;
 			if (*p++ != ':')
@@ -308,8 +513,18 @@ exactgpu_batch_in(PG_FUNCTION_ARGS)
 				batch_syntax_error(input, p, "expected a geometry in hex EWKB");
 			g = read_geometry(&flinfo, hex.data, NULL, ioparam,
 							  ERRCODE_INVALID_TEXT_REPRESENTATION);
-			batch_append(state, (int64) id, (const struct varlena *) PG_DETOAST_DATUM(g),
-						 "exactgpu_batch");
+			if (OidIsValid(keytype))
+			{
+				Datum		key = InputFunctionCall(&keyinfo, keytext.data, keyio, -1);
+
+				if (typlen == -1)
+					key = PointerGetDatum(PG_DETOAST_DATUM(key));
+				batch_append_keyed(state, key, typlen, typbyval,
+								   (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
+			}
+			else
+				batch_append(state, (int64) id, (const struct varlena *) PG_DETOAST_DATUM(g),
+							 "exactgpu_batch");
 			while (isspace((unsigned char) *p))
 				p++;
 			if (*p == ',')
@@ -330,6 +545,20 @@ exactgpu_batch_in(PG_FUNCTION_ARGS)
 	return batch_finish(state);
 }
 
+/* A key in the text form: its type's output, double-quoted, " and \\ escaped. */
+static void
+append_quoted_key(StringInfo out, const char *text)
+{
+	appendStringInfoChar(out, '"');
+	for (const char *q = text; *q; q++)
+	{
+		if (*q == '"' || *q == '\\')
+			appendStringInfoChar(out, '\\');
+		appendStringInfoChar(out, *q);
+	}
+	appendStringInfoChar(out, '"');
+}
+
 Datum
 exactgpu_batch_out(PG_FUNCTION_ARGS)
 {
@@ -337,21 +566,35 @@ exactgpu_batch_out(PG_FUNCTION_ARGS)
 	StringInfoData out;
 	int64		id;
 	const struct varlena *g;
-	Oid			outfn;
+	Oid			outfn,
+				keyout = InvalidOid;
 	bool		varlena;
-	FmgrInfo	flinfo;
+	FmgrInfo	flinfo,
+				keyinfo;
 	bool		first = true;
 
 	batch_open(PG_GETARG_DATUM(0), &c);
 	getTypeOutputInfo(geometry_type(), &outfn, &varlena);
 	fmgr_info(outfn, &flinfo);
 	initStringInfo(&out);
+	/* ids of another type: the form is (type){"id":hexewkb,...} */
+	if (c.keyed)
+	{
+		getTypeOutputInfo(c.keytype, &keyout, &varlena);
+		fmgr_info(keyout, &keyinfo);
+		appendStringInfo(&out, "(%s)", format_type_be_qualified(c.keytype));
+	}
 	appendStringInfoChar(&out, '{');
 	while (batch_next(&c, &id, &g))
 	{
 		CHECK_FOR_INTERRUPTS();
-		appendStringInfo(&out, "%s" INT64_FORMAT ":%s", first ? "" : ",", id,
-						 OutputFunctionCall(&flinfo, PointerGetDatum(g)));
+		if (!first)
+			appendStringInfoChar(&out, ',');
+		if (c.keyed)
+			append_quoted_key(&out, OutputFunctionCall(&keyinfo, c.key));
+		else
+			appendStringInfo(&out, INT64_FORMAT, id);
+		appendStringInfo(&out, ":%s", OutputFunctionCall(&flinfo, PointerGetDatum(g)));
 		first = false;
 	}
 	appendStringInfoChar(&out, '}');
@@ -370,16 +613,37 @@ exactgpu_batch_send(PG_FUNCTION_ARGS)
 	bool		varlena;
 	FmgrInfo	flinfo;
 
+	FmgrInfo	keyinfo;
+
 	getTypeBinaryOutputInfo(geometry_type(), &sendfn, &varlena);
 	fmgr_info(sendfn, &flinfo);
 	pq_begintypsend(&buf);
+	/* ids of another type: a marker no row count can be, the type's name,
+	 * then each id in its type's binary form */
+	if (c.keyed)
+	{
+		Oid			keysend;
+
+		getTypeBinaryOutputInfo(c.keytype, &keysend, &varlena);
+		fmgr_info(keysend, &keyinfo);
+		pq_sendint32(&buf, BATCH_BINARY_KEYED);
+		pq_sendstring(&buf, format_type_be_qualified(c.keytype));
+	}
 	pq_sendint32(&buf, b->nrows);
 	while (batch_next(&c, &id, &g))
 	{
 		bytea	   *wkb = SendFunctionCall(&flinfo, PointerGetDatum(g));
 
 		CHECK_FOR_INTERRUPTS();
-		pq_sendint64(&buf, id);
+		if (c.keyed)
+		{
+			bytea	   *kb = SendFunctionCall(&keyinfo, c.key);
+
+			pq_sendint32(&buf, VARSIZE(kb) - VARHDRSZ);
+			pq_sendbytes(&buf, VARDATA(kb), VARSIZE(kb) - VARHDRSZ);
+		}
+		else
+			pq_sendint64(&buf, id);
 		pq_sendint32(&buf, VARSIZE(wkb) - VARHDRSZ);
 		pq_sendbytes(&buf, VARDATA(wkb), VARSIZE(wkb) - VARHDRSZ);
 	}
@@ -395,17 +659,53 @@ exactgpu_batch_recv(PG_FUNCTION_ARGS)
 	FmgrInfo	flinfo;
 	StringInfo	state = batch_begin();
 	uint32		nrows = pq_getmsgint(in, 4);
+	Oid			keytype = InvalidOid,
+				keyio = InvalidOid;
+	int16		typlen = 0;
+	bool		typbyval = false;
+	FmgrInfo	keyinfo;
 
 	getTypeBinaryInputInfo(geometry_type(), &recvfn, &ioparam);
 	fmgr_info(recvfn, &flinfo);
+	if (nrows == BATCH_BINARY_KEYED)
+	{
+		int32		typmod;
+		Oid			keyrecv;
+
+		parseTypeString(pq_getmsgstring(in), &keytype, &typmod, false);
+		get_typlenbyval(keytype, &typlen, &typbyval);
+		getTypeBinaryInputInfo(keytype, &keyrecv, &keyio);
+		fmgr_info(keyrecv, &keyinfo);
+		state = batch_begin_keyed(keytype);
+		nrows = pq_getmsgint(in, 4);
+	}
 	for (uint32 r = 0; r < nrows; r++)
 	{
-		int64		id = pq_getmsgint64(in);
-		int			len = pq_getmsgint(in, 4);
+		int64		id = 0;
+		Datum		key = (Datum) 0;
+		int			len;
 		StringInfoData wkb;
 		Datum		g;
 
 		CHECK_FOR_INTERRUPTS();
+		if (OidIsValid(keytype))
+		{
+			int			klen = pq_getmsgint(in, 4);
+			StringInfoData kb;
+
+			if (klen < 0 || klen > in->len - in->cursor)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+						 errmsg("exactgpu_batch: truncated binary value")));
+			initStringInfo(&kb);
+			appendBinaryStringInfo(&kb, pq_getmsgbytes(in, klen), klen);
+			key = ReceiveFunctionCall(&keyinfo, &kb, keyio, -1);
+			if (typlen == -1)
+				key = PointerGetDatum(PG_DETOAST_DATUM(key));
+		}
+		else
+			id = pq_getmsgint64(in);
+		len = pq_getmsgint(in, 4);
 		if (len < 0 || len > in->len - in->cursor)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -413,7 +713,11 @@ exactgpu_batch_recv(PG_FUNCTION_ARGS)
 		initStringInfo(&wkb);
 		appendBinaryStringInfo(&wkb, pq_getmsgbytes(in, len), len);
 		g = read_geometry(&flinfo, NULL, &wkb, ioparam, ERRCODE_INVALID_BINARY_REPRESENTATION);
-		batch_append(state, id, (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
+		if (OidIsValid(keytype))
+			batch_append_keyed(state, key, typlen, typbyval,
+							   (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
+		else
+			batch_append(state, id, (const struct varlena *) PG_DETOAST_DATUM(g), "exactgpu_batch");
 		pfree(wkb.data);
 	}
 	return batch_finish(state);
@@ -532,6 +836,55 @@ exactgpu_batch_accum(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(state);
 }
 
+/*
+ * ST_ExactBatch(id text | uuid, geom): a batch of version 1, its ids kept
+ * as values of their type. Its geometries are detoasted here, row by row
+ * (a keyed batch defers no TOAST pointer: their rows carry int64 ids).
+ */
+Datum
+exactgpu_batch_accum_key(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt,
+				old;
+	BatchAggState *state;
+	Oid			keytype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	int16		typlen;
+	bool		typbyval;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ST_ExactBatch: called outside an aggregate")));
+	keytype = getBaseType(keytype);
+	get_typlenbyval(keytype, &typlen, &typbyval);
+	if (PG_ARGISNULL(0))
+	{
+		old = MemoryContextSwitchTo(aggcxt);
+		state = palloc0(sizeof(BatchAggState));
+		state->buf = batch_begin_keyed(keytype);
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (BatchAggState *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(2))
+		PG_RETURN_POINTER(state);	/* NULL geometries are skipped */
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("ST_ExactBatch: NULL id")));
+	{
+		struct varlena *g = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
+		Datum		key = PG_GETARG_DATUM(1);
+
+		if (typlen == -1)
+			key = PointerGetDatum(PG_DETOAST_DATUM(key));
+		old = MemoryContextSwitchTo(aggcxt);
+		batch_append_keyed(state->buf, key, typlen, typbyval, g, "ST_ExactBatch");
+		MemoryContextSwitchTo(old);
+	}
+	PG_RETURN_POINTER(state);
+}
+
 /* The final function's output: the batch, rows written in order at off. */
 typedef struct BatchOut
 {
@@ -617,16 +970,31 @@ batch_state_new(void)
 static void
 batch_state_add(BatchAggState *dst, const BatchAggState *src)
 {
-	uint32		nrows = ((const BatchHeader *) src->buf->data)->nrows;
+	const BatchHeader *sh = (const BatchHeader *) src->buf->data;
+	uint32		nrows = sh->nrows;
+	Size		start = batch_rows_start(sh);
 
-	if ((Size) dst->buf->len + dst->toast_len + (src->buf->len - sizeof(BatchHeader)) +
+	/* a fresh state takes the parts' form (ids of another type: version 1) */
+	if (((const BatchHeader *) dst->buf->data)->version != sh->version &&
+		((const BatchHeader *) dst->buf->data)->nrows == 0 && dst->ntoast == 0)
+	{
+		pfree(dst->buf->data);
+		pfree(dst->buf);
+		dst->buf = sh->version == BATCH_KEYED ? batch_begin_keyed(batch_key_type(sh))
+			: batch_begin();
+	}
+	if (((const BatchHeader *) dst->buf->data)->version != sh->version ||
+		batch_key_type((const BatchHeader *) dst->buf->data) != batch_key_type(sh))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("ST_ExactBatch: partial states with ids of different types")));
+	if ((Size) dst->buf->len + dst->toast_len + (src->buf->len - start) +
 		src->toast_len >= MaxAllocSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("ST_ExactBatch: the batch exceeds 1 GB"),
 				 errhint("Use the form ST_ExactIntersects3DJoin(left_sql, right_sql), which reads rows through cursors.")));
-	appendBinaryStringInfo(dst->buf, src->buf->data + sizeof(BatchHeader),
-						   src->buf->len - sizeof(BatchHeader));
+	appendBinaryStringInfo(dst->buf, src->buf->data + start, src->buf->len - start);
 	((BatchHeader *) dst->buf->data)->nrows += nrows;
 	if (src->ntoast > 0)
 	{

@@ -145,7 +145,7 @@ box_join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 	br.res = &res;
 	br.cxt = CurrentMemoryContext;
 	br.stream = ids_unique(j->box_ids[0], j->nbox[0]) && ids_unique(j->box_ids[1], j->nbox[1]);
-	exactgpu_result_begin(fcinfo, &res);
+	exactgpu_result_begin(fcinfo, &res, j->rows);
 	exactgpu_join_boxes(j, box_rows_emit, &br);
 	if (!br.stream)
 		exactgpu_result_put_pairs(&res, br.pairs, br.npairs);
@@ -155,8 +155,13 @@ box_join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 box_join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
 							   text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	box_join_and_emit(fcinfo, j);
@@ -166,8 +171,13 @@ box_join_sql(FunctionCallInfo fcinfo, int naxes, const char *context)
 static Datum
 box_join_batches(FunctionCallInfo fcinfo, int naxes, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_BOXES, naxes, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
 	box_join_and_emit(fcinfo, j);
 	return (Datum) 0;

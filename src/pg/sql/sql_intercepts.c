@@ -7,6 +7,8 @@
  *   ST_ExactIntercepts3DJoin(holes, bodies)     -> (hole_id, solid_id, from_m, to_m)
  *   ST_ExactInterceptPieces3DJoin(holes, bodies) -> (hole_id, body_id, ...as above)
  *       holes and bodies: inner queries (text) or exactgpu_batch values.
+ *   ... (holes, bodies, NULL::<hole id type>, NULL::<body id type>)
+ *       the same with (left_key, right_key) of the ids' types first.
  *
  * The join forms run the batch intersection join with every body as its
  * volume (so holes wholly inside a body are found too), then compute the
@@ -25,6 +27,7 @@
 
 #include "geom_cache.h"
 #include "join_driver.h"
+#include "join_result.h"
 
 PG_FUNCTION_INFO_V1(exactgpu_intercepts_3d);
 PG_FUNCTION_INFO_V1(exactgpu_intercept_pieces_3d);
@@ -75,7 +78,7 @@ piece_geometry(int32 srid, const exg_intercept_set *s, const exg_intercept *iv)
  * nids is 0 (row-level) or 2 (joins); the descriptor says which form.
  */
 static void
-put_intercept(Tuplestorestate *store, TupleDesc desc, int nids, int64 hole_id, int64 body_id,
+put_intercept(Tuplestorestate *store, TupleDesc desc, int nids, Datum hole_id, Datum body_id,
 			  int32 srid, const exg_intercept_set *s, const exg_intercept *iv)
 {
 	Datum		values[11];
@@ -84,8 +87,8 @@ put_intercept(Tuplestorestate *store, TupleDesc desc, int nids, int64 hole_id, i
 
 	if (nids == 2)
 	{
-		values[k++] = Int64GetDatum(hole_id);
-		values[k++] = Int64GetDatum(body_id);
+		values[k++] = hole_id;
+		values[k++] = body_id;
 	}
 	values[k++] = Float8GetDatum(iv->from);
 	values[k++] = Float8GetDatum(iv->to);
@@ -176,7 +179,8 @@ intercepts_row(FunctionCallInfo fcinfo, const char *context)
 		}
 	}
 	for (k = 0; k < set.n; k++)
-		put_intercept(rsinfo->setResult, rsinfo->setDesc, 0, 0, 0, srid, &set, &set.iv[k]);
+		put_intercept(rsinfo->setResult, rsinfo->setDesc, 0, (Datum) 0, (Datum) 0, srid, &set,
+					  &set.iv[k]);
 	exg_intercept_set_free(&set);
 	return (Datum) 0;
 }
@@ -213,8 +217,13 @@ intercepts_join(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 		const exg_intercept *iv = &j->set.iv[k];
 		uint64		pair = j->pairs[iv->pair];
 
-		put_intercept(rsinfo->setResult, rsinfo->setDesc, 2, j->rows[0].ids[pair >> 32],
-					  j->rows[1].ids[pair & 0xffffffffu], j->rows[0].srid, &j->set, iv);
+		/* ids as the result's columns: bigint, or the types the call gave */
+		put_intercept(rsinfo->setResult, rsinfo->setDesc, 2,
+					  exactgpu_rows_id_datum(&j->rows[0], j->rows[0].ids[pair >> 32],
+											 TupleDescAttr(rsinfo->setDesc, 0)->atttypid),
+					  exactgpu_rows_id_datum(&j->rows[1], j->rows[1].ids[pair & 0xffffffffu],
+											 TupleDescAttr(rsinfo->setDesc, 1)->atttypid),
+					  j->rows[0].srid, &j->set, iv);
 	}
 	rows = j->set.n;
 	exactgpu_join_free(j);
@@ -224,8 +233,13 @@ intercepts_join(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 join_sql(FunctionCallInfo fcinfo, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
 							   text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	intercepts_join(fcinfo, j);
@@ -235,8 +249,13 @@ join_sql(FunctionCallInfo fcinfo, const char *context)
 static Datum
 join_batches(FunctionCallInfo fcinfo, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(EXACTGPU_JOIN_INTERCEPTS, 3, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
 	intercepts_join(fcinfo, j);
 	return (Datum) 0;

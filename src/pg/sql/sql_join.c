@@ -12,6 +12,11 @@
  *
  * Rows whose geometry is NULL are skipped; a NULL id is an error; rows that
  * share an id are one object (their pairs are reported once per id pair).
+ *
+ * Each function has a second form whose last two arguments are values of
+ * the ids' types (NULL::text, NULL::uuid, ...) and whose result columns
+ * left_key, right_key have those types: the same C functions, which return
+ * the ids as the columns the call resolved to (join_result.c).
  */
 #include "exactgpu.h"
 
@@ -41,7 +46,7 @@ join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 	ExactgpuResult res;
 
 	exactgpu_join_run(j, true);
-	exactgpu_result_begin(fcinfo, &res);
+	exactgpu_result_begin(fcinfo, &res, j->rows);
 	for (size_t i = 0; i < j->npairs; i++)
 	{
 		if ((i & 65535) == 0)
@@ -56,8 +61,13 @@ join_and_emit(FunctionCallInfo fcinfo, ExactgpuJoin *j)
 static Datum
 join_sql(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(kind, naxes, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(kind, naxes, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_queries(j, text_to_cstring(PG_GETARG_TEXT_PP(0)),
 							   text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	join_and_emit(fcinfo, j);
@@ -67,8 +77,13 @@ join_sql(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *
 static Datum
 join_batches(FunctionCallInfo fcinfo, int naxes, ExactgpuJoinKind kind, const char *context)
 {
-	ExactgpuJoin *j = exactgpu_join_new(kind, naxes, context);
+	ExactgpuJoin *j;
 
+	if (exactgpu_result_null_inputs(fcinfo))
+		return (Datum) 0;
+	j = exactgpu_join_new(kind, naxes, context);
+
+	exactgpu_result_want_ids(fcinfo, j->rows);
 	exactgpu_join_read_batches(j, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
 	join_and_emit(fcinfo, j);
 	return (Datum) 0;

@@ -6,4 +6,4 @@ SELECT extname, extversion FROM pg_extension WHERE extname IN ('postgis', 'exact
 SELECT proname, provolatile, proisstrict, proparallel
 FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'exactgpu'
-ORDER BY proname, provolatile;
+ORDER BY proname, provolatile, proisstrict, proparallel;
