@@ -109,6 +109,23 @@ run_setting() {
 		as_pg "pgbench -n -h /tmp -d paper -c $c -j $c -T $secs -f $work/qpaper.sql" 2>&1 |
 			grep -E '^(tps|latency average|number of failed)' | sed "s/^/paper join, clients=$c: /" | tee -a "$report"
 	done
+	# a small join beside big ones: 50 holes while 2 clients run full joins
+	cat > "$work/q50.sql" <<'SQL'
+\set lo random(1, 19900)
+SELECT count(*) FROM ST_ExactIntersects3DJoin(format('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN %s AND %s', :lo, :lo + 49), 'SELECT body_id, geom FROM ore_bodies');
+SQL
+	cat > "$work/qfull.sql" <<'SQL'
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SQL
+	chown pg "$work/q50.sql" "$work/qfull.sql"
+	as_pg "pgbench -n -h /tmp -d postgres -c 1 -T $secs -f $work/q50.sql" 2>&1 |
+		grep -E '^(latency average|tps)' | sed "s/^/50 holes alone: /" | tee -a "$report"
+	as_pg "pgbench -n -h /tmp -d postgres -c 2 -j 2 -T $((secs + 4)) -f $work/qfull.sql" > "$work/big.log" 2>&1 &
+	sleep 2
+	as_pg "pgbench -n -h /tmp -d postgres -c 1 -T $secs -f $work/q50.sql" 2>&1 |
+		grep -E '^(latency average|tps)' | sed "s/^/50 holes beside 2 clients of full joins: /" | tee -a "$report"
+	wait
+	grep -E '^(tps|latency average)' "$work/big.log" | sed "s/^/the 2 full-join clients meanwhile: /" | tee -a "$report"
 	# GPU memory with N connected backends that each joined on the GPU
 	for n in 1 16 48; do
 		i=0

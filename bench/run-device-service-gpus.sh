@@ -1,0 +1,99 @@
+#!/bin/sh
+# On a GPU machine with several GPUs (device tool, nvidia-h100-x2): one join
+# over every GPU of the host through the GPU service (issue 28, deliverable
+# 4). The double mine (twice large: 40,000 holes, 200 bodies, 2*10^7
+# triangles, minegen --size large --holes 40000 --bodies 200 --triangles
+# 20000000) and the large one, resident store on, the service with
+# CUDA_VISIBLE_DEVICES=0 (one GPU) and then with every GPU:
+#   1. the full join (SRF) warm, 5 runs, and its pairs' md5 (the same on
+#      one GPU and on all);
+#   2. 8 clients each joining 500 new holes against every body, against 1.
+# Target: on two H100s the double mine in <= 0.6x the time one H100 takes
+# for it. Carried: .carry/pgbundle.tar.xz (CUDA build), demo/bin/minegen.
+# Results: $OUT/service-gpus.md.
+set -eu
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+secs=${SECONDS_EACH:-8}
+[ -x demo/bin/minegen ] || make -s demo/bin/minegen
+. bench/lib/pg-cluster.sh
+work=/tmp/exactgpu-service-gpus
+pg_cluster_init "$work"
+ncores=$(nproc)
+ngpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+report="$out/service-gpus.md"
+opts="-c shared_buffers=24GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
+ -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
+ -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
+ -c min_dynamic_shared_memory=8GB -c shared_preload_libraries=exactgpu \
+ -c exactgpu.resident_memory=32768 -c max_connections=60"
+{
+	echo "# exactgpu: one join over every GPU through the GPU service"
+	echo
+	echo "Device: $ngpus x $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1); host: $ncores cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo
+} > "$report"
+pg_cluster_start -e OMP_WAIT_POLICY=passive "$opts"
+pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE' -c 'CREATE DATABASE large'"
+as_pg "psql -X -h /tmp -d large -q -c 'CREATE EXTENSION exactgpu CASCADE'"
+t0=$(date +%s)
+mkdir -p "$work/double" "$work/large"
+demo/bin/minegen --size large --holes 40000 --bodies 200 --triangles 20000000 --out "$work/double" >/dev/null &
+demo/bin/minegen --size large --out "$work/large" >/dev/null
+wait
+chown -R pg "$work/double" "$work/large"
+pg_psql "-q -v dir=$work/double -v replace=1 -f $work/double/load.sql" >/dev/null &
+as_pg "psql -X -h /tmp -d large -q -v dir=$work/large -v replace=1 -f $work/large/load.sql" >/dev/null
+wait
+pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+as_pg "psql -X -h /tmp -d large -q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+echo "mines generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
+cat > "$work/bench.sql" <<'SQL'
+CREATE OR REPLACE FUNCTION bench_ms(q text, reps int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	t timestamptz;
+	ms float8[] := '{}';
+	n bigint;
+BEGIN
+	FOR i IN 1..reps LOOP
+		t := clock_timestamp();
+		EXECUTE q INTO n;
+		ms := ms || (extract(epoch FROM clock_timestamp() - t) * 1000)::float8;
+	END LOOP;
+	RETURN format('%s rows; ms: %s; median %s', n,
+		array_to_string(ARRAY(SELECT round(x::numeric, 1) FROM unnest(ms) x), ' '),
+		(SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY x)::numeric, 1) FROM unnest(ms) x));
+END $$;
+SQL
+cat > "$work/q500.sql" <<'SQL'
+\set lo random(1, 39000)
+SELECT count(*) FROM ST_ExactIntersects3DJoin(format('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN %s AND %s', :lo, :lo + 499), 'SELECT body_id, geom FROM ore_bodies');
+SQL
+chown pg "$work/bench.sql" "$work/q500.sql"
+full="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"
+md5q="SELECT count(*) || ' pairs, md5 ' || md5(string_agg(left_id || ':' || right_id, ',' ORDER BY left_id, right_id)) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')"
+run() {
+	label=$1
+	echo "## $label" >> "$report"
+	echo '```' >> "$report"
+	for db in postgres large; do
+		as_pg "psql -X -h /tmp -d $db -q -f $work/bench.sql"
+		as_pg "psql -X -h /tmp -d $db -At -c \"SELECT '$db: service ' || gpus || ' GPU(s), ' || lanes || ' lanes' FROM exactgpu_gpu_service\"" | tee -a "$report"
+		as_pg "psql -X -h /tmp -d $db -At -c \"SELECT 'full join: ' || bench_ms('$full', 6)\" -c \"SELECT 'device: ' || device FROM exactgpu_last_join_stats()\" -c \"$md5q\"" | sed "s/^/$db: /" | tee -a "$report"
+	done
+	for c in 1 8; do
+		as_pg "pgbench -n -h /tmp -d postgres -c $c -j $c -T $secs -f $work/q500.sql" 2>&1 |
+			grep -E '^(tps|latency average|number of failed)' | sed "s/^/double, 500 holes, clients=$c: /" | tee -a "$report"
+	done
+	echo '```' >> "$report"
+}
+pg_cluster_stop
+pg_cluster_start -e OMP_WAIT_POLICY=passive -e CUDA_VISIBLE_DEVICES=0 "$opts"
+sleep 3
+run "one GPU (CUDA_VISIBLE_DEVICES=0)"
+pg_cluster_stop
+pg_cluster_start -e OMP_WAIT_POLICY=passive "$opts"
+sleep 3
+run "every GPU ($ngpus)"
+pg_psql "-c 'SELECT * FROM exactgpu_gpu_service_devices()'" | tee -a "$report"
