@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include <stdlib.h>
+
+#include <atomic>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,7 +19,7 @@
 #include "worker_signals.h"
 
 /* exg_gpu_device_count's last answer in this process, -1 before the first */
-static int	known_count = -1;
+static std::atomic<int> known_count(-1);
 
 extern "C" int
 exg_gpu_device_count(exg_error *err)
@@ -26,7 +28,7 @@ exg_gpu_device_count(exg_error *err)
 	sigset_t	old;
 
 	/* the first call starts CUDA's own threads: without the host's signals */
-	static bool opened;
+	static std::atomic<bool> opened(false);
 	uint64_t	t0 = exg_now_ns();
 
 	exg_signals_block(&old);
@@ -38,11 +40,8 @@ exg_gpu_device_count(exg_error *err)
 	 * Later calls (one per join) are not setup, or every join would report
 	 * a setup time; without a GPU nothing is counted (no GPU join follows).
 	 */
-	if (rc == cudaSuccess && n > 0 && !opened)
-	{
-		opened = true;
+	if (rc == cudaSuccess && n > 0 && !opened.exchange(true))
 		exg_gpu_setup_add(exg_now_ns() - t0);
-	}
 
 	if (rc != cudaSuccess)
 	{
