@@ -13,7 +13,6 @@
  * (exg_gpu_keep) is not uploaded again for any range: a slice of kept
  * memory is served by the device's copy.
  */
-#define _GNU_SOURCE
 #include "batch.h"
 
 #include <pthread.h>
@@ -371,7 +370,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			snprintf(stats->device_name, sizeof(stats->device_name), "%s",
 					 jobs[0].stats.device_name);
 		else
-			snprintf(stats->device_name, sizeof(stats->device_name), "%d ranges: %.80s", k,
+			snprintf(stats->device_name, sizeof(stats->device_name), "%d ranges: %.60s", k,
 					 jobs[0].stats.device_name);
 		if (chunk_stats)
 			for (int c = 0; c < nchunks; c++)

@@ -541,6 +541,7 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 		join_or_split(A, B, opt, res, stats, 0);
 		return EXG_OK;
 	});
+	exg_gpu_stream_idle();
 
 	if (st != EXG_OK)
 	{

@@ -18,6 +18,33 @@
 #include "stats.h"
 #include "worker_signals.h"
 
+/*
+ * Setup time: per thread, so that a join's difference across it
+ * (exg_join_stats.gpu_setup_ns) is what that join paid, whatever other
+ * threads set up meanwhile; and the process's total.
+ */
+static thread_local uint64_t setup_mine;
+static std::atomic<uint64_t> setup_total;
+
+extern "C" uint64_t
+exg_gpu_setup_ns(void)
+{
+	return setup_mine;
+}
+
+extern "C" uint64_t
+exg_gpu_setup_total_ns(void)
+{
+	return setup_total.load();
+}
+
+extern "C" void
+exg_gpu_setup_add(uint64_t ns)
+{
+	setup_mine += ns;
+	setup_total += ns;
+}
+
 /* exg_gpu_device_count's last answer in this process, -1 before the first */
 static std::atomic<int> known_count(-1);
 

@@ -53,33 +53,6 @@ static pthread_once_t bound_key_once = PTHREAD_ONCE_INIT;
 #define DEVICES_MAX 64
 static bool device_ready[DEVICES_MAX];
 
-/*
- * Setup time: per thread, so that a join's difference across it
- * (exg_join_stats.gpu_setup_ns) is what that join paid, whatever other
- * threads set up meanwhile; and the process's total.
- */
-static thread_local uint64_t setup_mine;
-static std::atomic<uint64_t> setup_total;
-
-extern "C" uint64_t
-exg_gpu_setup_ns(void)
-{
-	return setup_mine;
-}
-
-extern "C" uint64_t
-exg_gpu_setup_total_ns(void)
-{
-	return setup_total.load();
-}
-
-extern "C" void
-exg_gpu_setup_add(uint64_t ns)
-{
-	setup_mine += ns;
-	setup_total += ns;
-}
-
 /* cudaHostAlloc, timed as setup: pinning is slow (~0.4 ms a MB on the H100 machine). */
 static cudaError_t
 host_alloc_timed(void **p, size_t bytes)
@@ -193,6 +166,21 @@ exg_gpu_context_get()
 		on_default_device = true;
 	}
 	return c;
+}
+
+exg_gpu_context *
+exg_gpu_context_current()
+{
+	return bound ? bound : default_context.load();
+}
+
+void
+exg_gpu_stream_idle()
+{
+	exg_gpu_context *c = exg_gpu_context_current();
+
+	if (c && cudaStreamSynchronize(c->stream) != cudaSuccess)
+		(void) cudaGetLastError();
 }
 
 int
@@ -349,57 +337,6 @@ exg_gpu_thread_bind(int device, exg_error *err)
 	}
 }
 
-/*
- * Fault injection for tests: EXACTGPU_TEST_ALLOC_LIMIT=N makes any single
- * device allocation above N bytes fail as if the GPU were out of memory, so
- * that the join's shrink-and-split path can be exercised on a large GPU.
- */
-static size_t
-test_alloc_limit()
-{
-	const char *v = getenv("EXACTGPU_TEST_ALLOC_LIMIT");
-
-	return v ? (size_t) strtoull(v, nullptr, 10) : 0;
-}
-
-void *
-exg_gpu_alloc(size_t bytes)
-{
-	void	   *p = nullptr;
-	size_t		limit = test_alloc_limit();
-
-	if (limit && bytes > limit)
-		throw		exg_gpu_oom{bytes};
-
-	exg_gpu_context *c = exg_gpu_context_get();
-
-	for (int attempt = 0;; attempt++)
-	{
-		cudaError_t rc = cudaMallocAsync(&p, bytes, c->stream);
-
-		if (rc == cudaErrorMemoryAllocation)
-		{
-			(void) cudaGetLastError();
-			/* kept copies no join uses give way to the join, once */
-			if (attempt == 0 && exg_gpu_kept_evict(c->device, bytes) > 0)
-				continue;
-			throw		exg_gpu_oom{bytes};
-		}
-		EXG_CUDA(rc);
-		return p;
-	}
-}
-
-void
-exg_gpu_free(void *p)
-{
-	/* Never throw from here: it runs in destructors while unwinding. */
-	exg_gpu_context *c = bound ? bound : default_context.load();
-
-	if (p && c)
-		(void) cudaFreeAsync(p, c->stream);
-}
-
 void *
 exg_pinned_get(exg_pinned_slot slot, size_t bytes)
 {
@@ -521,33 +458,6 @@ exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s)
 		EXG_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s));
 	else
 		exg_gpu_upload_pageable(dst, src, n, s);
-}
-
-size_t
-exg_gpu_budget(size_t limit)
-{
-	size_t		free_b,
-				total_b;
-	exg_gpu_context *c = exg_gpu_context_get();
-
-	EXG_CUDA(cudaMemGetInfo(&free_b, &total_b));
-	/* Memory parked in our pool counts as available to us. */
-	cudaMemPool_t pool;
-	size_t		parked = 0;
-
-	if (cudaDeviceGetDefaultMemPool(&pool, c->device) == cudaSuccess)
-	{
-		uint64_t	reserved = 0,
-					used = 0;
-
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
-		parked = reserved > used ? (size_t) (reserved - used) : 0;
-	}
-	/* and so do kept copies no join uses: an allocation that fails evicts them */
-	size_t		avail = (size_t) ((free_b + parked + exg_gpu_kept_evictable(c->device)) * 0.8);
-
-	return (limit > 0 && limit < avail) ? limit : avail;
 }
 
 void *

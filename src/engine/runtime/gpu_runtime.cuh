@@ -86,6 +86,16 @@ extern "C" void exg_gpu_setup_add(uint64_t ns);
  */
 exg_gpu_context *exg_gpu_context_get();
 
+/* The calling thread's context if it has one already (never creates; may be NULL). */
+exg_gpu_context *exg_gpu_context_current();
+
+/*
+ * Wait for the calling thread's stream (never throws): at the end of a
+ * join, so that the frees its buffers queued are done and the pool's
+ * in-use count is back where it was (exg_gpu_memory_info) when it returns.
+ */
+void		exg_gpu_stream_idle();
+
 /*
  * The keep cache (gpu_keep.cu, gpu.h's exg_gpu_keep): the device copy of
  * kept host memory holding [host, host + bytes) on the calling thread's

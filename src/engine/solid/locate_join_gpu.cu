@@ -408,7 +408,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 			   const exg_join_options *opt, exg_pair **pairs_out, size_t *npairs_out,
 			   exg_join_stats *stats, exg_error *err)
 {
-	return exg_gpu_guard(err, "locating points", [&] {
+	exg_status	rc = exg_gpu_guard(err, "locating points", [&] {
 		std::vector<exg_pair> out;
 
 		locate_or_split(pts, npts, 0, S, opt, out, stats);
@@ -420,4 +420,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 		stats->used_gpu = true;
 		return EXG_OK;
 	});
+
+	exg_gpu_stream_idle();
+	return rc;
 }
