@@ -49,9 +49,13 @@
 
 static uint64_t seed = 20261127;
 
-/* Rows of one closed bumpy sphere each, on a 4 x 3 grid of centres; nu x nv quads each. */
+/*
+ * Rows of one closed bumpy sphere each, on a 4 x 3 grid of centres; nu x nv
+ * quads each; all lengths times scale (vertices are snapped to 1/8: a finer
+ * mesh needs larger spheres, or its vertices collapse).
+ */
 static void
-make_bodies_fine(exg_batch *b, uint64_t s, int nu, int nv)
+make_bodies_fine(exg_batch *b, uint64_t s, int nu, int nv, double scale)
 {
 	test_rng	rng = {s};
 
@@ -60,11 +64,11 @@ make_bodies_fine(exg_batch *b, uint64_t s, int nu, int nv)
 	{
 		test_mesh	m = {0};
 		const double o[3] = {0, 0, 0};
-		const double c[3] = {SPACING * (k % 4), SPACING * (k / 4), 0};
+		const double c[3] = {scale * SPACING * (k % 4), scale * SPACING * (k / 4), 0};
 		exg_flat_row row;
 		exg_error	err = {0};
 
-		test_mesh_add_round(&m, o, c, 3.0 + (k % 3) * 0.5, 0, false, nu, nv, 0.15, &rng);
+		test_mesh_add_round(&m, o, c, scale * (3.0 + (k % 3) * 0.5), 0, false, nu, nv, 0.15, &rng);
 		row = (exg_flat_row) {m.xyz, m.tri, m.nv, m.nt, 0, 3};
 		CHECK(exg_batch_append_flat(b, &row, 1, 1, &err) == EXG_OK, "%s", err.message);
 		test_mesh_free(&m);
@@ -74,7 +78,7 @@ make_bodies_fine(exg_batch *b, uint64_t s, int nu, int nv)
 static void
 make_bodies(exg_batch *b, uint64_t s)
 {
-	make_bodies_fine(b, s, 24, 16);
+	make_bodies_fine(b, s, 24, 16, 1);
 }
 
 static double
@@ -86,7 +90,7 @@ coord(test_rng *rng, double lo, double hi)
 
 /* Rows of one segment each over the bodies' domain; the first join neighbours. */
 static void
-make_holes_n(exg_batch *b, uint64_t s, int n)
+make_holes_n(exg_batch *b, uint64_t s, int n, double scale)
 {
 	test_rng	rng = {s};
 	static const uint32_t seg_tri[3] = {0, 1, 1};
@@ -101,18 +105,18 @@ make_holes_n(exg_batch *b, uint64_t s, int n)
 		if (i < NBODIES && i % 4 < 3)
 		{
 			/* centre of body i to centre of body i + 1: meets both */
-			xyz[0] = SPACING * (i % 4);
-			xyz[1] = xyz[4] = SPACING * (i / 4);
+			xyz[0] = scale * SPACING * (i % 4);
+			xyz[1] = xyz[4] = scale * SPACING * (i / 4);
 			xyz[2] = xyz[5] = 0.5;
-			xyz[3] = xyz[0] + SPACING;
+			xyz[3] = xyz[0] + scale * SPACING;
 		}
 		else
 		{
-			xyz[0] = coord(&rng, -5, 3 * SPACING + 5);
-			xyz[1] = coord(&rng, -5, 2 * SPACING + 5);
-			xyz[2] = coord(&rng, -6, 6);
+			xyz[0] = coord(&rng, -5 * scale, scale * (3 * SPACING + 5));
+			xyz[1] = coord(&rng, -5 * scale, scale * (2 * SPACING + 5));
+			xyz[2] = coord(&rng, -6 * scale, 6 * scale);
 			for (int k = 0; k < 3; k++)
-				xyz[3 + k] = xyz[k] + coord(&rng, -4, 4);
+				xyz[3 + k] = xyz[k] + coord(&rng, -4 * scale, 4 * scale);
 		}
 		row = (exg_flat_row) {xyz, seg_tri, 2, 1, 0, 3};
 		CHECK(exg_batch_append_flat(b, &row, 1, 1, &err) == EXG_OK, "%s", err.message);
@@ -122,7 +126,7 @@ make_holes_n(exg_batch *b, uint64_t s, int n)
 static void
 make_holes(exg_batch *b, uint64_t s)
 {
-	make_holes_n(b, s, NHOLES);
+	make_holes_n(b, s, NHOLES, 1);
 }
 
 /* Rows of one point each; the first NBODIES at the bodies' centres. */
@@ -924,8 +928,8 @@ bench(int ndev)
 	for (int d = 0; d < nall; d++)
 		all[d] = d;
 	t0 = now_seconds();
-	make_bodies_fine(&bodies, seed, 256, 160);
-	make_holes_n(&holes, seed + 1, 8000);
+	make_bodies_fine(&bodies, seed, 256, 160, 4);
+	make_holes_n(&holes, seed + 1, 8000, 4);
 	block = pack_bodies(&bodies, &kb, &size);
 	printf("bench: %zu bodies, %zu triangles (packed %.1f MB); %zu holes; made in %.1f s\n",
 		   kb.nrows, kb.nprims, size / 1e6, holes.nrows, now_seconds() - t0);
@@ -953,6 +957,26 @@ bench(int ndev)
 	for (int k = 0; k < EXG_JOIN_PHASES; k++)
 		printf(" %.2f", st.phase_ns[k] / 1e6);
 	printf(" (upload classify grid cull test refine dedupe download exact merge)\n");
+	{
+		/* points in the kept bodies: how much of it is preparing the bodies (classify, grid) */
+		exg_batch	pts;
+		rows		r = {0};
+
+		make_points(&pts, seed + 3);
+		for (int rep = 0; rep < 3; rep++)
+		{
+			t0 = now_seconds();
+			CHECK(exg_batch_join_as(&pts, &kb, EXG_BATCH_LOCATE, &opt, &r.p, &r.n, &st, &err) == EXG_OK,
+				  "%s", err.message);
+			ms = 1e3 * (now_seconds() - t0);
+			free(r.p);
+		}
+		printf("bench: %zu points in the kept bodies: %.2f ms; phases (ms):", pts.nrows, ms);
+		for (int k = 0; k < EXG_JOIN_PHASES; k++)
+			printf(" %.2f", st.phase_ns[k] / 1e6);
+		printf("\n");
+		exg_batch_free(&pts);
+	}
 	ms = bench_join(&holes, &kb, twice, 2, 1, &opt, &ref, &st, "2 ranges on GPU 0");
 	printf("bench: 2 ranges of bodies on GPU 0: %.2f ms\n", ms);
 	for (int split = 0; split <= 1 && nall > 1; split++)
@@ -965,7 +989,7 @@ bench(int ndev)
 	/* clients: 500 new holes each against every body, one at a time, then all at once */
 	for (int i = 0; i < BENCH_CLIENTS; i++)
 	{
-		make_holes_n(&client_holes[i], seed + 100 + i, BENCH_CLIENT_HOLES);
+		make_holes_n(&client_holes[i], seed + 100 + i, BENCH_CLIENT_HOLES, 4);
 		jobs[i] = (client_job) {.holes = &client_holes[i], .bodies = &kb,
 		.threads = exg_cpu_count() / BENCH_CLIENTS > 0 ? exg_cpu_count() / BENCH_CLIENTS : 1};
 		CHECK(exg_batch_join_as(&client_holes[i], &kb, EXG_BATCH_INTERSECTS, &opt, &client_ref[i].p,
