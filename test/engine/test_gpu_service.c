@@ -787,8 +787,9 @@ test_devices(const inputs *in, const rows *ref, int ndev)
 					snprintf(times + strlen(times), sizeof(times) - strlen(times), " %d:%.2f",
 							 cuts[c].dev[i], per[i].total_ns / 1e6);
 				if (split == -1)
-					printf("ok   devices: %-18s %-22s %6zu pairs, %.2f ms (ranges, GPU:ms%s)\n",
-						   kind_name[kind], cuts[c].name, got.n, st.total_ns / 1e6, times);
+					printf("ok   devices: %-18s %-22s %6zu pairs, %.2f ms (ranges, GPU:ms%s) on %s\n",
+						   kind_name[kind], cuts[c].name, got.n, st.total_ns / 1e6, times,
+						   st.device_name);
 				free(got.p);
 			}
 	exg_gpu_keep_forget(3);

@@ -191,6 +191,29 @@ stats_add(exg_join_stats *sum, const exg_join_stats *s)
 	sum->gpu_setup_ns += s->gpu_setup_ns;
 }
 
+/*
+ * "GPU 0: <name>" for one range; "3 ranges on GPUs 0,1,0: <name>" for
+ * several (a bound context's name is "GPU <d>: <name>").
+ */
+static void
+device_names(const chunk_job *jobs, int k, char *out, size_t size)
+{
+	const char *name = jobs[0].stats.device_name;
+	const char *colon = strstr(name, ": ");
+	size_t		n;
+
+	if (k == 1)
+	{
+		snprintf(out, size, "%s", name);
+		return;
+	}
+	n = (size_t) snprintf(out, size, "%d ranges on %s ", k, jobs[0].device >= 0 ? "GPUs" : "CPUs");
+	for (int c = 0; c < k && n < size; c++)
+		n += (size_t) snprintf(out + n, size - n, c ? ",%d" : "%d", jobs[c].device);
+	if (n < size && jobs[0].device >= 0)
+		snprintf(out + n, size - n, ": %.60s", colon ? colon + 2 : name);
+}
+
 /* Run the jobs on threads of their own, all at once; false if a thread could not start. */
 static bool
 run_jobs(chunk_job *jobs, int k)
@@ -366,12 +389,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			stats_add(stats, &jobs[c].stats);
 		memcpy(stats->grid_dims, jobs[0].stats.grid_dims, sizeof(stats->grid_dims));
 		stats->hits = *nrows_out;
-		if (k == 1)
-			snprintf(stats->device_name, sizeof(stats->device_name), "%s",
-					 jobs[0].stats.device_name);
-		else
-			snprintf(stats->device_name, sizeof(stats->device_name), "%d ranges: %.60s", k,
-					 jobs[0].stats.device_name);
+		device_names(jobs, k, stats->device_name, sizeof(stats->device_name));
 		if (chunk_stats)
 			for (int c = 0; c < nchunks; c++)
 			{

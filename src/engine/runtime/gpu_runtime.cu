@@ -79,8 +79,9 @@ set_device(int device)
 	EXG_CUDA(rc);
 }
 
+/* A context on device; a bound one's name says which device (joins report it). */
 static exg_gpu_context *
-context_create(int device)
+context_create(int device, bool bound_one)
 {
 	uint64_t	t0 = exg_now_ns();
 	exg_gpu_context *c = new exg_gpu_context();
@@ -92,7 +93,10 @@ context_create(int device)
 	{
 		set_device(device);
 		EXG_CUDA(cudaGetDeviceProperties(&prop, device));
-		snprintf(c->name, sizeof(c->name), "%s", prop.name);
+		if (bound_one)
+			snprintf(c->name, sizeof(c->name), "GPU %d: %.80s", device, prop.name);
+		else
+			snprintf(c->name, sizeof(c->name), "%s", prop.name);
 		EXG_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
 		EXG_CUDA(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
 		if (device < DEVICES_MAX)
@@ -148,7 +152,7 @@ exg_gpu_context_get()
 		c = default_context.load();
 		if (c == nullptr)
 		{
-			c = context_create(0);
+			c = context_create(0, false);
 			c->is_default = true;
 			{
 				std::lock_guard<std::mutex> r(registry_lock);
@@ -313,7 +317,7 @@ exg_gpu_thread_bind(int device, exg_error *err)
 		}
 		else
 		{
-			c = context_create(device);
+			c = context_create(device, true);
 			c->taken = true;
 			std::lock_guard<std::mutex> g(registry_lock);
 
