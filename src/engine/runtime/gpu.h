@@ -133,7 +133,9 @@ uint64_t	exg_gpu_setup_total_ns(void);
  * ---- Device copies of immutable host memory (the keep cache) ----
  *
  * exg_gpu_keep declares [host, host + bytes) immutable and mapped at this
- * address until it is forgotten (a packed block of the resident store);
+ * address until it is forgotten (a packed block of the resident store):
+ * forget it BEFORE its memory is freed or written again, or a later join
+ * reading other data at that address would be served the old copy;
  * tag is the caller's name for it (e.g. the entry's key hash and
  * generation). From then on, every upload of a GPU join that copies from
  * within the range (a batch's vertices, triangles, owners; a slice of
