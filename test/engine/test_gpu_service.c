@@ -715,6 +715,38 @@ test_keep(const inputs *in, const rows *ref)
 	CHECK(k1.ranges == 1, "one range left after forgetting the other (%llu)",
 		  (unsigned long long) k1.ranges);
 	exg_gpu_keep_budget((size_t) 1 << 30);
+
+	/*
+	 * The caller's bug, caught: the kept block overwritten with other bodies
+	 * (as a freed block's memory given to another entry) without forgetting
+	 * it. The copy on the device is the old bodies; the join must not use it.
+	 */
+	CHECK(join_one(&kin, J_HOLES_BODIES, &opt, &r, NULL, &err) == EXG_OK, "%s", err.message);
+	free(r.p);
+	exg_gpu_keep_info(0, &k1);
+	CHECK(k1.bytes_kept == size, "the block's copy is on the device (%zu bytes)", k1.bytes_kept);
+	if (size2 == size)
+	{
+		exg_batch	reused;
+		inputs		in3 = {&reused, in->holes, in->points};
+
+		exg_batch_pack(&bodies2, block);
+		exg_batch_init(&reused, bodies2.naxes, bodies2.policy);
+		CHECK(exg_batch_borrow_packed(&reused, block, size, 1, &err) == EXG_OK, "%s", err.message);
+		reused.order = in->bodies->order;
+		CHECK(join_one(&in3, J_HOLES_BODIES, &opt, &r, NULL, &err) == EXG_OK, "%s", err.message);
+		CHECK(same_rows(&r, &ref2), "a kept block rewritten unannounced: the new bodies' pairs "
+			  "(%zu, the new bodies alone %zu, the old %zu)", r.n, ref2.n, ref[J_HOLES_BODIES].n);
+		free(r.p);
+		exg_gpu_keep_info(0, &k2);
+		CHECK(k2.ranges == 0 && k2.bytes_kept == 0, "the rewritten range forgotten (%llu ranges, "
+			  "%zu bytes kept)", (unsigned long long) k2.ranges, k2.bytes_kept);
+		printf("ok   keep: a kept block rewritten without being forgotten is noticed, not served\n");
+		exg_batch_free(&reused);
+		exg_batch_pack(in->bodies, block);
+	}
+	else
+		FAIL("the two bodies' blocks differ in size (%zu, %zu)", size, size2);
 	free(ref2.p);
 	exg_batch_free(&kb2);
 	exg_batch_free(&bodies2);

@@ -135,7 +135,9 @@ uint64_t	exg_gpu_setup_total_ns(void);
  * exg_gpu_keep declares [host, host + bytes) immutable and mapped at this
  * address until it is forgotten (a packed block of the resident store):
  * forget it BEFORE its memory is freed or written again, or a later join
- * reading other data at that address would be served the old copy;
+ * reading other data at that address would be served the old copy (a
+ * check of the range's ends and of words spread over it, at every use,
+ * catches most such reuse and forgets the range, but not all);
  * tag is the caller's name for it (e.g. the entry's key hash and
  * generation). From then on, every upload of a GPU join that copies from
  * within the range (a batch's vertices, triangles, owners; a slice of

@@ -54,11 +54,21 @@ struct keep_copy
 	cudaEvent_t idle;			/* recorded when a join lets it go */
 };
 
+#define KEEP_SEAL_ENDS 32		/* bytes at each end */
+#define KEEP_SEAL_SAMPLES 64	/* 8-byte words spread over the range */
+#define KEEP_SEAL (2 * KEEP_SEAL_ENDS + 8 * KEEP_SEAL_SAMPLES)
+
 struct keep_range
 {
 	uintptr_t	lo,
 				hi;
 	uint64_t	tag;
+	/*
+	 * Its ends and words spread over it when it was declared: memory freed
+	 * and reused without being forgotten (a caller's bug) shows as changed
+	 * bytes here on most reuses, and is then forgotten, not served stale.
+	 */
+	unsigned char seal[KEEP_SEAL];
 	bool		dead;			/* forgotten: freed once no join uses it */
 	int			waiters;		/* threads waiting for a copy of it to load */
 	keep_copy	copy[KEEP_DEVICES];
@@ -157,6 +167,31 @@ range_kill(keep_range *r)
 			copy_free(r->copy[d]);
 	dead.push_back(r);
 	range_collect(r);
+}
+
+/* Sample r's bytes into out (KEEP_SEAL bytes; what a short range lacks stays 0). */
+static void
+seal_take(const keep_range *r, unsigned char *out)
+{
+	const unsigned char *p = (const unsigned char *) r->lo;
+	size_t		n = r->hi - r->lo,
+				e = n < KEEP_SEAL_ENDS ? n : KEEP_SEAL_ENDS;
+
+	memset(out, 0, KEEP_SEAL);
+	memcpy(out, p, e);
+	memcpy(out + KEEP_SEAL_ENDS, p + n - e, e);
+	if (n >= 8)
+		for (size_t i = 0; i < KEEP_SEAL_SAMPLES; i++)
+			memcpy(out + 2 * KEEP_SEAL_ENDS + 8 * i, p + i * (n - 8) / (KEEP_SEAL_SAMPLES - 1), 8);
+}
+
+static bool
+seal_intact(const keep_range *r)
+{
+	unsigned char now[KEEP_SEAL];
+
+	seal_take(r, now);
+	return memcmp(now, r->seal, KEEP_SEAL) == 0;
 }
 
 /* The least recently used idle copy on device d, or NULL (keep_lock held). */
@@ -276,6 +311,13 @@ exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref)
 	r = (--it)->second;
 	if (a < r->lo || a + bytes > r->hi)
 		return nullptr;
+	if (!seal_intact(r))
+	{
+		/* written again or reused without exg_gpu_keep_forget: forget it now */
+		live.erase(it);
+		range_kill(r);
+		return nullptr;
+	}
 
 	keep_copy  &c = r->copy[d];
 	size_t		size = range_bytes(r);
@@ -434,6 +476,7 @@ exg_gpu_keep(const void *host, size_t bytes, uint64_t tag)
 		r->lo = lo;
 		r->hi = hi;
 		r->tag = tag;
+		seal_take(r, r->seal);
 		for (int d = 0; d < KEEP_DEVICES; d++)
 		{
 			r->copy[d].owner = r;
