@@ -430,6 +430,7 @@ test_no_device(const inputs *in)
 	memset(&err, 0, sizeof(err));
 	CHECK(exg_gpu_thread_bind(0, &err) == EXG_ERR_DEVICE, "bind without a GPU: %s", err.message);
 	CHECK(exg_gpu_thread_device() == -1);
+	CHECK(exg_gpu_thread_prepare(1 << 20, 1 << 20, &err) == EXG_ERR_DEVICE, "prepare without a GPU");
 	exg_join_options_default(&opt);
 	CHECK(join_devices(in, J_HOLES_BODIES, dev0, 2, -1, &opt, &r, NULL, NULL, &err) == EXG_ERR_DEVICE,
 		  "a join over devices without a GPU: %s", err.message);
@@ -453,6 +454,7 @@ typedef struct thread_job
 	bool		cancel;			/* this thread's source asks to stop */
 	rows		got[4];
 	exg_status	status[4];
+	exg_status	prepared;		/* exg_gpu_thread_prepare's */
 	exg_error	err;
 } thread_job;
 
@@ -475,6 +477,7 @@ thread_main(void *arg)
 			j->status[r] = j->err.status;
 		return NULL;
 	}
+	j->prepared = exg_gpu_thread_prepare((size_t) 8 << 20, (size_t) 64 << 20, &j->err);
 	for (int r = 0; r < j->reps; r++)
 		j->status[r] = join_one(j->in, j->kind, &opt, &j->got[r], NULL, &j->err);
 	exg_gpu_thread_unbind();
@@ -542,6 +545,7 @@ test_threads(const inputs *in, const rows *ref, int nthreads, int ndev, bool can
 	{
 		thread_job *j = &jobs[i];
 
+		CHECK(j->prepared == EXG_OK, "thread %d: preparing its context: %s", i, j->err.message);
 		for (int r = 0; r < j->reps; r++)
 		{
 			if (j->cancel)

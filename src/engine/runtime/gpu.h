@@ -116,6 +116,16 @@ uint64_t	exg_gpu_setup_ns(void);
  */
 exg_status	exg_gpu_thread_bind(int device, exg_error *err);
 
+/*
+ * Pay now what the calling thread's first GPU join would (a service
+ * thread, before its first client): the upload ring for uploads of up to
+ * upload_bytes (at most 128 MB is pinned whatever the size), the small
+ * pinned buffers, and pool_bytes of device memory taken into the device's
+ * pool (kept there for the joins). On the bound context, else the
+ * default. EXG_ERR_DEVICE / EXG_ERR_NOMEM with the reason.
+ */
+exg_status	exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err);
+
 /* Give the calling thread's context back (its work finished first); no-op if unbound. */
 void		exg_gpu_thread_unbind(void);
 

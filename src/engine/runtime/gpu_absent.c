@@ -193,3 +193,11 @@ exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
 	memset(out, 0, sizeof(*out));
 	return false;
 }
+
+exg_status
+exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err)
+{
+	(void) upload_bytes;
+	(void) pool_bytes;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}

@@ -5,8 +5,34 @@
  */
 #include <stdlib.h>
 
+#include <new>
+
 #include "gpu.h"
 #include "gpu_runtime.cuh"
+
+/* Run body, turning what it throws into a status (no exceptions cross into C). */
+template <typename F>
+static exg_status
+exg_gpu_guard_plain(exg_error *err, F &&body)
+{
+	try
+	{
+		body();
+		return EXG_OK;
+	}
+	catch (exg_gpu_error &e)
+	{
+		return exg_fail(err, e.status, "%s", e.message);
+	}
+	catch (exg_gpu_oom &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory preparing the device");
+	}
+	catch (std::bad_alloc &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "out of host memory preparing the device");
+	}
+}
 
 /*
  * Fault injection for tests: EXACTGPU_TEST_ALLOC_LIMIT=N makes any single
@@ -86,3 +112,27 @@ exg_gpu_budget(size_t limit)
 	return (limit > 0 && limit < avail) ? limit : avail;
 }
 
+
+/*
+ * What the first join of a context would pay, paid now: the upload ring,
+ * the small pinned buffers, and pool_bytes of device memory allocated and
+ * freed, which the pool keeps (it never gives memory back between joins).
+ */
+extern "C" exg_status
+exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err)
+{
+	return exg_gpu_guard_plain(err, [&] {
+		exg_gpu_context *c = exg_gpu_context_get();
+
+		exg_gpu_ring_reserve(upload_bytes);
+		(void) exg_pinned_get(EXG_PINNED_DOWNLOAD, 4096);
+		(void) exg_pinned_get(EXG_PINNED_COUNTERS, 4096);
+		if (pool_bytes > 0)
+		{
+			void	   *p = exg_gpu_alloc(pool_bytes);
+
+			exg_gpu_free(p);
+			EXG_CUDA(cudaStreamSynchronize(c->stream));
+		}
+	});
+}

@@ -410,14 +410,12 @@ ring_free(exg_gpu_context *c)
 	c->ring_piece = 0;
 }
 
-void
-exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
+/* The context's ring, grown (never shrunk) to pieces for an upload of n bytes. */
+static void
+ring_reserve(exg_gpu_context *c, size_t n)
 {
-	exg_gpu_context *c = exg_gpu_context_get();
 	size_t		piece = (n + EXG_RING_PIECES - 1) / EXG_RING_PIECES;
 
-	if (n == 0)
-		return;
 	piece = (piece + RING_ROUND - 1) / RING_ROUND * RING_ROUND;
 	if (piece > RING_PIECE_MAX)
 		piece = RING_PIECE_MAX;
@@ -433,6 +431,23 @@ exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 		ring_alloc(c, EXG_RING_PIECES * piece);
 		c->ring_piece = piece;
 	}
+}
+
+void
+exg_gpu_ring_reserve(size_t n)
+{
+	if (n > 0)
+		ring_reserve(exg_gpu_context_get(), n);
+}
+
+void
+exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
+{
+	exg_gpu_context *c = exg_gpu_context_get();
+
+	if (n == 0)
+		return;
+	ring_reserve(c, n);
 	for (size_t off = 0; off < n; off += c->ring_piece)
 	{
 		size_t		len = n - off < c->ring_piece ? n - off : c->ring_piece;

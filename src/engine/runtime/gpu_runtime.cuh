@@ -177,6 +177,9 @@ bool		exg_pinned_return(void *p);
  */
 void		exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s);
 
+/* The calling thread's ring grown now for an upload of n bytes (exg_gpu_thread_prepare). */
+void		exg_gpu_ring_reserve(size_t n);
+
 /* n bytes to the device: as is when pinned (exg_host_direct), else through the ring. */
 void		exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s);
 
