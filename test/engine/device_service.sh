@@ -1,20 +1,33 @@
 #!/bin/sh
 # On the GPU machine (device tool), in one call: test_gpu_service --gpu
 # --bench (threads, kept bodies, joins over every GPU, and their timings),
-# then the engine's other GPU tests, from binaries built here and carried:
-# .carry/bin-gpu.tar.xz (make gpu-tests; test/engine/bin-gpu stripped and
-# tarred as bingpu/) and GMP / OpenMP from .carry/pgbundle.tar.xz
-# (bench/lib/pg-bundle.sh). Stops starting tests after $BUDGET_S seconds.
-# Results: $OUT/service.log, $OUT/gpu-tests.log.
+# then the engine's other GPU tests, from binaries built here and carried.
+#
+# The device tool sends the checkout the session started in, not a helper's
+# worktree: copy this script, bin-gpu.tar.xz (make gpu-tests; the folder
+# test/engine/bin-gpu stripped and tarred as bingpu/) and, where the bundle
+# may lack them, lib/ (libgmp.so.10, libgomp.so.1) into one folder under
+# that checkout's ignored .carry/ (e.g. .carry/gpuctx), carry that folder
+# and .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh), and run
+# `sh .carry/gpuctx/device_service.sh`. Stops starting tests after
+# $BUDGET_S seconds. Results: $OUT/service.log, $OUT/gpu-tests.log.
 set -u
-cd "$(dirname "$0")/../.."
+here=$(cd "$(dirname "$0")" && pwd)
+root=$here
+while [ "$root" != / ] && [ ! -d "$root/.carry" ]; do root=$(dirname "$root"); done
+cd "$root"
+bins=$here/bin-gpu.tar.xz
+[ -f "$bins" ] || bins=$root/.carry/bin-gpu.tar.xz
 out=${OUT:-/tmp/out}
 budget=${BUDGET_S:-250}
 mkdir -p "$out"
 start=$(date +%s)
 tar -xJf .carry/pgbundle.tar.xz -C / && /opt/pgbundle/activate >/dev/null && . /opt/pgbundle/env
-rm -rf /tmp/bingpu && tar -xJf .carry/bin-gpu.tar.xz -C /tmp
+# GMP and OpenMP as built here, where the bundle lacks them
+[ -d "$here/lib" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$here/lib"
+rm -rf /tmp/bingpu && tar -xJf "$bins" -C /tmp
 nvidia-smi -L > "$out/gpus.txt" 2>&1
+ldd /tmp/bingpu/test_gpu_service | grep -i "not found" >> "$out/gpus.txt"
 cat "$out/gpus.txt"
 timeout 150 /tmp/bingpu/test_gpu_service --gpu --bench > "$out/service.log" 2>&1
 echo "test_gpu_service rc=$?" >> "$out/service.log"
