@@ -129,14 +129,15 @@ engine-check: $(ENGINE_RUNS)
 # test runs, not only the GPU ones: with the GPU present, a join's device
 # "auto" picks it, so each join test goes through the CUDA back-end. The ones
 # with a --gpu flag get it and fail when no GPU is usable.
-# The seven with a GPU side of their own first (a missing GPU shows at once).
+# The eight with a GPU side of their own first (a missing GPU shows at once).
 GPU_TESTS_OWN := test_join test_box_join test_pairs_differential test_solid_differential \
-                 test_locate_join test_overlay test_memory_limits
+                 test_locate_join test_overlay test_memory_limits test_gpu_service
 GPU_TESTS     ?= $(filter $(ENGINE_CHECK),$(GPU_TESTS_OWN)) $(filter-out $(GPU_TESTS_OWN),$(ENGINE_CHECK))
 test_join_GPU_ARGS               := --gpu
 test_box_join_GPU_ARGS           := --gpu
 test_pairs_differential_GPU_ARGS := --gpu --cases 20000
 test_solid_differential_GPU_ARGS := --gpu
+test_gpu_service_GPU_ARGS        := --gpu
 # The reference's self-test has no GPU side: the same binary.
 $(GPU_TEST_BIN)/test_ref_exact: $(ENGINE_TEST_BIN)/test_ref_exact
 	@mkdir -p $(@D)

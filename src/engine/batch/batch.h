@@ -213,6 +213,39 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
 							  const exg_join_options *opt, uint64_t **rows_out,
 							  size_t *nrows_out, exg_join_stats *stats, exg_error *err);
 
+/*
+ * exg_batch_join_as over several devices at once (batch_devices.c): one
+ * side's rows cut into nchunks ranges of about equal primitives (whole
+ * rows), range c joined against the whole other side on a thread of its
+ * own bound to GPU devices[c] (exg_gpu_thread_bind; a device may repeat,
+ * e.g. {0, 0} for two concurrent ranges on one GPU; a device < 0 joins that
+ * range on the CPU), all ranges at once, each with its share of
+ * opt->worker_threads. The ranges' row pairs are merged into exactly the
+ * pairs, in exactly the order, exg_batch_join_as(L, R, mode) gives.
+ *
+ * split_side: 0 cuts L, 1 cuts R, anything else the side with more
+ * primitives. A side whose owners are not in row order is not cut (one
+ * range, on devices[0]). Keep the side that is not cut on the devices
+ * (exg_gpu_keep) and it is uploaded once per device, not once per join;
+ * a cut side kept there is not uploaded either (each range is a slice of
+ * it).
+ *
+ * The calling thread's cancel source (cancel.h) is every range's. Errors
+ * are exg_batch_join_as's: when a range fails (other than by a cancel) the
+ * whole join runs again on devices[0] and its error is returned, so that
+ * the row named is the one a single join names. Without a usable GPU a
+ * range's bind fails with EXG_ERR_DEVICE ("no device": fall back).
+ * stats: the ranges' counters and phases summed, total_ns the wall time,
+ * device_name "<k> ranges: <device>"; chunk_stats (nchunks entries, or
+ * NULL): each range's own, total_ns its wall time on its thread (entries
+ * past the ranges actually run are zero).
+ */
+exg_status	exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mode,
+								   const int *devices, int nchunks, int split_side,
+								   const exg_join_options *opt, uint64_t **rows_out,
+								   size_t *nrows_out, exg_join_stats *stats,
+								   exg_join_stats *chunk_stats, exg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

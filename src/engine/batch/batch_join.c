@@ -20,14 +20,37 @@ out_row(const exg_batch *b, uint32_t row)
 	return b->order ? b->order[row] : row;
 }
 
-/* The triangles of B's rows (all, or only those flagged solid), body = row. */
+/*
+ * The triangles of B's rows (all, or only those flagged solid), body = row;
+ * *tri and *body are what was allocated for it (NULL when S uses B's arrays).
+ */
 static exg_status
 solid_set_of(const exg_batch *B, bool only_flagged, exg_solid_set *S, uint32_t **tri,
 			 uint32_t **body, exg_error *err)
 {
 	size_t		i,
 				n = 0;
+	bool		all = true;
 
+	for (i = 0; i < B->nprims && only_flagged && all; i++)
+		all = B->solid[B->owner[i]] != 0;
+	S->tris.xyz = B->xyz;
+	S->tris.nverts = (uint32_t) B->nverts;
+	S->tris.arity = 3;
+	S->nbodies = (uint32_t) B->nrows;
+	*tri = NULL;
+	*body = NULL;
+	if (all)
+	{
+		/*
+		 * Every triangle: B's own arrays, not copies, so that a GPU join
+		 * finds the bodies the caller kept on the device (exg_gpu_keep).
+		 */
+		S->tris.vidx = B->tri;
+		S->tris.nprims = (uint32_t) B->nprims;
+		S->body = B->owner;
+		return EXG_OK;
+	}
 	*tri = malloc(sizeof(uint32_t) * 3 * (B->nprims ? B->nprims : 1));
 	*body = malloc(sizeof(uint32_t) * (B->nprims ? B->nprims : 1));
 	if (*tri == NULL || *body == NULL)
@@ -39,13 +62,9 @@ solid_set_of(const exg_batch *B, bool only_flagged, exg_solid_set *S, uint32_t *
 		memcpy(&(*tri)[3 * n], &B->tri[3 * i], 3 * sizeof(uint32_t));
 		(*body)[n++] = B->owner[i];
 	}
-	S->tris.xyz = B->xyz;
-	S->tris.nverts = (uint32_t) B->nverts;
 	S->tris.vidx = *tri;
 	S->tris.nprims = (uint32_t) n;
-	S->tris.arity = 3;
 	S->body = *body;
-	S->nbodies = (uint32_t) B->nrows;
 	return EXG_OK;
 }
 

@@ -62,12 +62,23 @@ struct stream_fence
 	~stream_fence() { (void) cudaStreamSynchronize(s); }
 };
 
-/* Host to device: as is when wholly pinned, else through two halves of staging. */
+/* Host to device: a kept copy, as is when wholly pinned, else through two halves of staging. */
 static void
 upload(exg_dbuf<double> &dst, const double *src, size_t count, int threads, cudaStream_t s)
 {
 	size_t		bytes = sizeof(double) * count;
+	void	   *ref = nullptr;
+	double	   *kept = bytes ? (double *) exg_gpu_kept_acquire(src, bytes, &ref) : nullptr;
 
+	dst.release();
+	if (kept)
+	{
+		/* kept memory: its device copy */
+		dst.p = kept;
+		dst.n = count;
+		dst.kept = ref;
+		return;
+	}
 	dst.alloc(count);
 	if (bytes == 0)
 		return;

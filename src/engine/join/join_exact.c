@@ -67,15 +67,20 @@ exg_join_pair_meets(const exg_prim_set *A, const exg_prim *pa, const exg_prim_se
  * Decide each pair exactly on the worker pool: result[t] = 1 when they meet.
  * The one CPU loop behind the GPU join's GMP stage and exg_test_pairs.
  */
-exg_status
-exg_join_decide_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs,
-					  size_t n, int threads, uint8_t *result, exg_error *err)
+static exg_status
+decide_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs, size_t n,
+			 int threads, uint8_t *result, uint64_t *exact_pairs, exg_error *err)
 {
 	int			canceled = 0;
+	uint64_t	exact = 0;
+	exg_cancel_source cancel_src = exg_cancel_source_get();	/* for the workers */
 
 #pragma omp parallel num_threads(exg_threads(threads))
 	{
+		exg_cancel_source cancel_saved = exg_cancel_source_adopt(cancel_src);
 		exg_round_state saved = exg_round_up_enter();
+		exg_counters *c = exg_counters_local();
+		uint64_t	exact0 = c->exact_pairs;
 		long		t;
 
 #pragma omp for schedule(dynamic, 64)
@@ -93,15 +98,26 @@ exg_join_decide_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pa
 			exg_join_classify(B, pairs[t].b, &pb, box);
 			result[t] = exg_join_pair_meets(A, &pa, B, &pb);
 		}
+		__atomic_fetch_add(&exact, c->exact_pairs - exact0, __ATOMIC_RELAXED);
+		exg_cancel_source_adopt(cancel_saved);
 		exg_round_restore(saved);
 	}
+	if (exact_pairs)
+		*exact_pairs = exact;
 	return canceled ? exg_fail(err, EXG_ERR_INTERRUPTED, "canceled") : EXG_OK;
+}
+
+exg_status
+exg_join_decide_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *pairs,
+					  size_t n, int threads, uint8_t *result, exg_error *err)
+{
+	return decide_pairs(A, B, pairs, n, threads, result, NULL, err);
 }
 
 exg_status
 exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *cands,
 					 size_t n, int threads, exg_pair *hits_out, size_t *nhits,
-					 exg_error *err)
+					 uint64_t *exact_pairs, exg_error *err)
 {
 	uint8_t    *hit = calloc(n ? n : 1, 1);
 	size_t		i,
@@ -110,7 +126,7 @@ exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B, const exg_pai
 
 	if (hit == NULL)
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for exact re-evaluation");
-	if ((st = exg_join_decide_pairs(A, B, cands, n, threads, hit, err)) != EXG_OK)
+	if ((st = decide_pairs(A, B, cands, n, threads, hit, exact_pairs, err)) != EXG_OK)
 	{
 		free(hit);
 		return st;

@@ -46,7 +46,6 @@ struct join_result
 	}
 };
 
-/* Copy a set's arrays to the device: directly when pinned, else staged. */
 static int
 bits_for(uint32_t n)
 {
@@ -60,31 +59,12 @@ bits_for(uint32_t n)
 void
 exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 {
-	size_t		xyz_bytes = sizeof(double) * 3 * (size_t) S->nverts;
-	size_t		idx_bytes = sizeof(uint32_t) * (size_t) S->arity * S->nprims;
-	const void *xyz = S->xyz;
-	const void *idx = S->vidx;
-
 	d.nprims = S->nprims;
 	d.nverts = S->nverts;
 	d.arity = S->arity;
-	d.xyz.alloc((size_t) 3 * S->nverts);
-	d.vidx.alloc((size_t) S->arity * S->nprims);
-	/* pageable memory through the pinned ring (7x faster DMA than pageable) */
-	if (xyz_bytes && !exg_host_direct(S->xyz, xyz_bytes))
-	{
-		exg_gpu_upload_pageable(d.xyz.p, S->xyz, xyz_bytes, s);
-		xyz = nullptr;
-	}
-	if (idx_bytes && !exg_host_direct(S->vidx, idx_bytes))
-	{
-		exg_gpu_upload_pageable(d.vidx.p, S->vidx, idx_bytes, s);
-		idx = nullptr;
-	}
-	if (xyz)
-		EXG_CUDA(cudaMemcpyAsync(d.xyz.p, xyz, xyz_bytes, cudaMemcpyHostToDevice, s));
-	if (idx)
-		EXG_CUDA(cudaMemcpyAsync(d.vidx.p, idx, idx_bytes, cudaMemcpyHostToDevice, s));
+	/* kept memory (the resident store's bodies) from its device copy, the rest uploaded */
+	exg_gpu_upload_array(d.xyz, S->xyz, (size_t) 3 * S->nverts, s);
+	exg_gpu_upload_array(d.vidx, S->vidx, (size_t) S->arity * S->nprims, s);
 }
 
 __global__ static void
@@ -381,13 +361,11 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 				(uint32_t) (unknown_host[i] & ((1ull << shift) - 1))};
 		size_t		ncand = exg_pairs_sort_unique(cand.data(), cand.size());
 
-		exg_counters before,
-					after;
+		uint64_t	exact = 0;
 
 		extra.resize(ncand);
-		exg_counters_snapshot(&before);
 		if (exg_join_exact_batch(A, B, cand.data(), ncand, opt->worker_threads, extra.data(),
-								 &nextra, &e) != EXG_OK)
+								 &nextra, &exact, &e) != EXG_OK)
 		{
 			if (e.status == EXG_ERR_INTERRUPTED)
 				throw		exg_gpu_canceled();
@@ -400,8 +378,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		extra.resize(nextra);
 		/* the pairs GMP decided, as on the CPU: the CPU's own filters
 		 * settle some of those the device left open */
-		exg_counters_snapshot(&after);
-		st->exact_pairs += after.exact_pairs - before.exact_pairs;
+		st->exact_pairs += exact;
 	}
 	st->phase_ns[EXG_PHASE_EXACT] += exg_now_ns() - t0;
 
@@ -564,6 +541,7 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 		join_or_split(A, B, opt, res, stats, 0);
 		return EXG_OK;
 	});
+	exg_gpu_stream_idle();
 
 	if (st != EXG_OK)
 	{
@@ -655,17 +633,13 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 
 		for (size_t i = 0; i < nunk; i++)
 			cand[i] = {(uint32_t) (left_keys[i] >> shift), (uint32_t) (left_keys[i] & ((1ull << shift) - 1))};
-		exg_counters before,
-					after;
-
-		exg_counters_snapshot(&before);
+		uint64_t	exact = 0;
 		exg_status	rc = exg_join_exact_batch(A, B, cand.data(), nunk, opt->worker_threads,
-											  extra.data(), &nextra, err);
+											  extra.data(), &nextra, &exact, err);
 
 		if (rc != EXG_OK)
 			return rc;
-		exg_counters_snapshot(&after);
-		st->exact_pairs = after.exact_pairs - before.exact_pairs;
+		st->exact_pairs = exact;
 		for (size_t i = 0; i < nextra; i++)
 			hit_keys.push_back(((uint64_t) extra[i].a << shift) | extra[i].b);
 		std::sort(hit_keys.begin(), hit_keys.end());

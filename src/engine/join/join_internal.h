@@ -81,11 +81,14 @@ exg_status	exg_join_decide_pairs(const exg_prim_set *A, const exg_prim_set *B,
 /*
  * Decide undecided candidate pairs exactly on the CPU worker pool (OpenMP
  * threads; they never call back into the caller). Intersecting ones are
- * written to hits_out (capacity n), their number to *nhits.
+ * written to hits_out (capacity n), their number to *nhits; *exact_pairs
+ * (may be NULL): how many of the pairs GMP decided, counted by this call's
+ * workers only (so that joins running at once each count their own).
  */
 exg_status	exg_join_exact_batch(const exg_prim_set *A, const exg_prim_set *B,
 								 const exg_pair *cands, size_t n, int threads,
-								 exg_pair *hits_out, size_t *nhits, exg_error *err);
+								 exg_pair *hits_out, size_t *nhits, uint64_t *exact_pairs,
+								 exg_error *err);
 
 /* ---- pair_sort.c ---- */
 

@@ -66,8 +66,7 @@ void		exg_host_free(void *p);
  * for the rest of the process (PostgreSQL's main shared memory, where the
  * parallel read lays rows out): a GPU join that reads its inputs there pins
  * those pages on first use, keeps them pinned, and copies without staging.
- * False (nothing kept) without a GPU build or past 64 ranges. Call from the
- * thread that runs the joins.
+ * False (nothing kept) without a GPU build or past 64 ranges. Thread-safe.
  */
 bool		exg_host_lasting(const void *p, size_t bytes);
 
@@ -78,20 +77,116 @@ size_t		exg_host_lasting_pinned_bytes(void);
 bool		exg_gpu_pairs_return(void *p);
 
 /*
- * Device memory of this process: held by live allocations of the join's
- * pool (should return to 0 after every join: no leaks), reserved by the
- * pool for reuse, and free on the device. Zeros without a GPU context.
+ * Device memory of this process on the calling thread's device (its bound
+ * one, else device 0): held by live allocations of the join's pool (should
+ * return to 0 after every join: no leaks; kept copies are not in the pool),
+ * reserved by the pool for reuse, and free on the device. Zeros without a
+ * GPU context.
  */
 void		exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes);
 
 /*
- * Nanoseconds this process has spent setting the GPU up: opening the
+ * Nanoseconds the calling thread has spent setting the GPU up: opening the
  * driver, creating the CUDA context, allocating pinned host buffers. A join
  * reports the difference across it (exg_join_stats.gpu_setup_ns), so the
  * first GPU join of a backend says what it paid beyond joining (and a later
  * one what growing the pinned buffers cost it); 0 without a usable GPU.
+ * Per thread, so that concurrent joins each report their own.
  */
 uint64_t	exg_gpu_setup_ns(void);
+
+/*
+ * ---- Several threads, several devices (a process that serves many joins) ----
+ *
+ * A process that never calls exg_gpu_thread_bind has one context on device
+ * 0 (the first of CUDA_VISIBLE_DEVICES) and runs one GPU join at a time,
+ * as a backend does. A thread bound to a device gets a context of its own
+ * there (streams, pinned buffers, upload ring, lent result buffer; taken
+ * from a pool kept per device, so binding again is cheap): threads bound
+ * to the same or different devices then join concurrently, each with its
+ * own exg_join_options (give each a share of worker_threads).
+ */
+
+/*
+ * Bind the calling thread to device (0 .. exg_gpu_device_count() - 1):
+ * every GPU join it runs from now on runs there. EXG_ERR_DEVICE with the
+ * reason when there is no usable GPU (and always without a CUDA build), so
+ * that the caller falls back; EXG_ERR_ARGUMENT for a device not visible.
+ * Binding again rebinds; a thread that ends bound gives its context back.
+ */
+exg_status	exg_gpu_thread_bind(int device, exg_error *err);
+
+/*
+ * Pay now what the calling thread's first GPU join would (a service
+ * thread, before its first client): the upload ring for uploads of up to
+ * upload_bytes (at most 128 MB is pinned whatever the size), the small
+ * pinned buffers, and pool_bytes of device memory taken into the device's
+ * pool (kept there for the joins). On the bound context, else the
+ * default. EXG_ERR_DEVICE / EXG_ERR_NOMEM with the reason.
+ */
+exg_status	exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err);
+
+/* Give the calling thread's context back (its work finished first); no-op if unbound. */
+void		exg_gpu_thread_unbind(void);
+
+/* The calling thread's bound device, -1 when unbound. */
+int			exg_gpu_thread_device(void);
+
+/* exg_gpu_memory_info for one device (zeros for one this process never used). */
+void		exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved,
+									   size_t *free_bytes);
+
+/* Setup time of the whole process (exg_gpu_setup_ns is the calling thread's). */
+uint64_t	exg_gpu_setup_total_ns(void);
+
+/*
+ * ---- Device copies of immutable host memory (the keep cache) ----
+ *
+ * exg_gpu_keep declares [host, host + bytes) immutable and mapped at this
+ * address until it is forgotten (a packed block of the resident store):
+ * forget it BEFORE its memory is freed or written again, or a later join
+ * reading other data at that address would be served the old copy (a
+ * check of the range's ends and of words spread over it, at every use,
+ * catches most such reuse and forgets the range, but not all);
+ * tag is the caller's name for it (e.g. the entry's key hash and
+ * generation). From then on, every upload of a GPU join that copies from
+ * within the range (a batch's vertices, triangles, owners; a slice of
+ * them) uses a device copy of the whole range, made on the first such
+ * join on each device and kept: a join against bodies that have not
+ * changed uploads only the other side. Pairs are the same either way.
+ * Declaring a range forgets older ones it overlaps and any other range of
+ * the same tag; a forgotten range's copies are freed once no join uses
+ * them (never while one does). Copies are evicted least recently used
+ * first to stay within the budget, and when a join's device allocation
+ * fails. False without a CUDA build (nothing kept, nothing to do).
+ * Thread-safe.
+ */
+bool		exg_gpu_keep(const void *host, size_t bytes, uint64_t tag);
+void		exg_gpu_keep_forget(uint64_t tag);
+void		exg_gpu_keep_forget_all(void);
+
+/*
+ * Device bytes kept copies may hold, per device (0: keep nothing); idle
+ * copies beyond it are evicted now. Default: half of each device's memory.
+ */
+void		exg_gpu_keep_budget(size_t bytes);
+
+typedef struct exg_gpu_keep_stats
+{
+	size_t		bytes_kept;		/* device bytes held by copies (loading included) */
+	size_t		bytes_in_use;	/* of them, copies a join is using now */
+	uint64_t	copies;			/* copies on this device */
+	uint64_t	ranges;			/* ranges declared (all devices) */
+	uint64_t	hits;			/* uploads served by a copy */
+	uint64_t	misses;			/* uploads from kept memory that had to copy it */
+	uint64_t	bytes_saved;	/* bytes the hits did not upload */
+	uint64_t	bytes_uploaded; /* bytes copied to make copies */
+	uint64_t	evictions;
+	size_t		budget;			/* this device's budget (0 until known) */
+} exg_gpu_keep_stats;
+
+/* The cache's counters on one device since the process began; false for no such device. */
+bool		exg_gpu_keep_info(int device, exg_gpu_keep_stats *out);
 
 /* One line describing the GPU build, e.g. "CUDA 13.0 (sm_90)" or "none". */
 const char *exg_gpu_build_info(void);

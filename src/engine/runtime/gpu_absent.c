@@ -4,6 +4,7 @@
 #include "gpu.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int
 exg_gpu_device_count(exg_error *err)
@@ -126,4 +127,77 @@ void
 exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
 {
 	*in_use = *reserved = *free_bytes = 0;
+}
+
+exg_status
+exg_gpu_thread_bind(int device, exg_error *err)
+{
+	(void) device;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
+}
+
+void
+exg_gpu_thread_unbind(void)
+{
+}
+
+int
+exg_gpu_thread_device(void)
+{
+	return -1;
+}
+
+void
+exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t *free_bytes)
+{
+	(void) device;
+	*in_use = *reserved = *free_bytes = 0;
+}
+
+uint64_t
+exg_gpu_setup_total_ns(void)
+{
+	return 0;
+}
+
+bool
+exg_gpu_keep(const void *host, size_t bytes, uint64_t tag)
+{
+	(void) host;
+	(void) bytes;
+	(void) tag;
+	return false;
+}
+
+void
+exg_gpu_keep_forget(uint64_t tag)
+{
+	(void) tag;
+}
+
+void
+exg_gpu_keep_forget_all(void)
+{
+}
+
+void
+exg_gpu_keep_budget(size_t bytes)
+{
+	(void) bytes;
+}
+
+bool
+exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
+{
+	(void) device;
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
+exg_status
+exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err)
+{
+	(void) upload_bytes;
+	(void) pool_bytes;
+	return exg_fail(err, EXG_ERR_DEVICE, "exactgpu was built without CUDA");
 }

@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include <stdlib.h>
+
+#include <atomic>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,8 +18,35 @@
 #include "stats.h"
 #include "worker_signals.h"
 
+/*
+ * Setup time: per thread, so that a join's difference across it
+ * (exg_join_stats.gpu_setup_ns) is what that join paid, whatever other
+ * threads set up meanwhile; and the process's total.
+ */
+static thread_local uint64_t setup_mine;
+static std::atomic<uint64_t> setup_total;
+
+extern "C" uint64_t
+exg_gpu_setup_ns(void)
+{
+	return setup_mine;
+}
+
+extern "C" uint64_t
+exg_gpu_setup_total_ns(void)
+{
+	return setup_total.load();
+}
+
+extern "C" void
+exg_gpu_setup_add(uint64_t ns)
+{
+	setup_mine += ns;
+	setup_total += ns;
+}
+
 /* exg_gpu_device_count's last answer in this process, -1 before the first */
-static int	known_count = -1;
+static std::atomic<int> known_count(-1);
 
 extern "C" int
 exg_gpu_device_count(exg_error *err)
@@ -26,7 +55,7 @@ exg_gpu_device_count(exg_error *err)
 	sigset_t	old;
 
 	/* the first call starts CUDA's own threads: without the host's signals */
-	static bool opened;
+	static std::atomic<bool> opened(false);
 	uint64_t	t0 = exg_now_ns();
 
 	exg_signals_block(&old);
@@ -38,11 +67,8 @@ exg_gpu_device_count(exg_error *err)
 	 * Later calls (one per join) are not setup, or every join would report
 	 * a setup time; without a GPU nothing is counted (no GPU join follows).
 	 */
-	if (rc == cudaSuccess && n > 0 && !opened)
-	{
-		opened = true;
+	if (rc == cudaSuccess && n > 0 && !opened.exchange(true))
 		exg_gpu_setup_add(exg_now_ns() - t0);
-	}
 
 	if (rc != cudaSuccess)
 	{

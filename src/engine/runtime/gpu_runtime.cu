@@ -8,7 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <mutex>
 #include <vector>
+
+#include <pthread.h>
 
 #include "gpu.h"
 #include "host_copy.h"
@@ -31,140 +35,333 @@ exg_cuda_check(cudaError_t rc, const char *what)
 	throw		e;
 }
 
-static exg_gpu_context *the_context;
-static uint64_t setup_ns;		/* exg_gpu_setup_ns */
+/*
+ * Contexts: the process's default one (threads never bound) and those of
+ * bound threads, pooled per device (a thread that unbinds gives its own
+ * back with its pinned buffers, for the next thread to bind). All of them
+ * are in `contexts`, for lent buffers returned from any thread and for the
+ * per-device memory report.
+ */
+static std::mutex registry_lock;
+static std::vector<exg_gpu_context *> contexts;
+static std::atomic<exg_gpu_context *> default_context;
+static thread_local exg_gpu_context *bound;
+static pthread_key_t bound_key;
+static pthread_once_t bound_key_once = PTHREAD_ONCE_INIT;
 
-extern "C" uint64_t
-exg_gpu_setup_ns(void)
-{
-	return setup_ns;
-}
-
-extern "C" void
-exg_gpu_setup_add(uint64_t ns)
-{
-	setup_ns += ns;
-}
+/* Per device: its pool set to keep freed memory (once), seen by a context. */
+#define DEVICES_MAX 64
+static bool device_ready[DEVICES_MAX];
 
 /* cudaHostAlloc, timed as setup: pinning is slow (~0.4 ms a MB on the H100 machine). */
 static cudaError_t
 host_alloc_timed(void **p, size_t bytes)
 {
 	uint64_t	t0 = exg_now_ns();
-	cudaError_t rc = cudaHostAlloc(p, bytes, cudaHostAllocDefault);
+	/* portable: a buffer of a context of one device may serve another's copies */
+	cudaError_t rc = cudaHostAlloc(p, bytes, cudaHostAllocPortable);
 
-	setup_ns += exg_now_ns() - t0;
+	exg_gpu_setup_add(exg_now_ns() - t0);
 	return rc;
 }
 
-exg_gpu_context *
-exg_gpu_context_get()
+/* Make device the calling thread's current one, without the host's signals. */
+static void
+set_device(int device)
 {
-	if (the_context)
-		return the_context;
+	/* the first use of a device starts CUDA threads: they must not take the host's signals */
+	sigset_t	old;
 
+	exg_signals_block(&old);
+	cudaError_t rc = cudaSetDevice(device);
+
+	exg_signals_restore(&old);
+	EXG_CUDA(rc);
+}
+
+/* A context on device; a bound one's name says which device (joins report it). */
+static exg_gpu_context *
+context_create(int device, bool bound_one)
+{
 	uint64_t	t0 = exg_now_ns();
 	exg_gpu_context *c = new exg_gpu_context();
 	cudaDeviceProp prop;
-	cudaMemPool_t pool;
-	uint64_t	threshold = UINT64_MAX;
 	size_t		free_b;
 
-	c->device = 0;
+	c->device = device;
+	try
 	{
-		/* the context starts CUDA threads: without the host's signals */
-		sigset_t	old;
+		set_device(device);
+		EXG_CUDA(cudaGetDeviceProperties(&prop, device));
+		if (bound_one)
+			snprintf(c->name, sizeof(c->name), "GPU %d: %.80s", device, prop.name);
+		else
+			snprintf(c->name, sizeof(c->name), "%s", prop.name);
+		EXG_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+		EXG_CUDA(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+		if (device < DEVICES_MAX)
+		{
+			std::lock_guard<std::mutex> g(registry_lock);
 
-		exg_signals_block(&old);
-		cudaError_t rc = cudaSetDevice(c->device);
+			if (!device_ready[device])
+			{
+				/* Keep freed blocks in the pool between joins instead of returning them. */
+				cudaMemPool_t pool;
+				uint64_t	threshold = UINT64_MAX;
 
-		exg_signals_restore(&old);
-		EXG_CUDA(rc);
+				EXG_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
+				EXG_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+				device_ready[device] = true;
+			}
+		}
+		EXG_CUDA(cudaMemGetInfo(&free_b, &c->total_memory));
 	}
-	EXG_CUDA(cudaGetDeviceProperties(&prop, c->device));
-	snprintf(c->name, sizeof(c->name), "%s", prop.name);
-	EXG_CUDA(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
-	EXG_CUDA(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
-	/* Keep freed blocks in the pool between joins instead of returning them. */
-	EXG_CUDA(cudaDeviceGetDefaultMemPool(&pool, c->device));
-	EXG_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-	EXG_CUDA(cudaMemGetInfo(&free_b, &c->total_memory));
-	the_context = c;
-	setup_ns += exg_now_ns() - t0;
+	catch (...)
+	{
+		if (c->stream)
+			(void) cudaStreamDestroy(c->stream);
+		if (c->copy_stream)
+			(void) cudaStreamDestroy(c->copy_stream);
+		delete c;
+		exg_gpu_setup_add(exg_now_ns() - t0);
+		throw;
+	}
+	exg_gpu_setup_add(exg_now_ns() - t0);
 	return c;
 }
 
 /*
- * Fault injection for tests: EXACTGPU_TEST_ALLOC_LIMIT=N makes any single
- * device allocation above N bytes fail as if the GPU were out of memory, so
- * that the join's shrink-and-split path can be exercised on a large GPU.
+ * Whether the calling thread's current device is the default context's:
+ * set when it is made so, cleared when binding (or a report) moves it.
  */
-static size_t
-test_alloc_limit()
-{
-	const char *v = getenv("EXACTGPU_TEST_ALLOC_LIMIT");
+static thread_local bool on_default_device;
+static std::mutex default_lock;
 
-	return v ? (size_t) strtoull(v, nullptr, 10) : 0;
+exg_gpu_context *
+exg_gpu_context_get()
+{
+	exg_gpu_context *c = bound;
+
+	if (c)
+		return c;
+	c = default_context.load();
+	if (c == nullptr)
+	{
+		std::lock_guard<std::mutex> g(default_lock);	/* one default, whoever asks first */
+
+		c = default_context.load();
+		if (c == nullptr)
+		{
+			c = context_create(0, false);
+			c->is_default = true;
+			{
+				std::lock_guard<std::mutex> r(registry_lock);
+
+				contexts.push_back(c);
+			}
+			default_context.store(c);
+			on_default_device = true;
+		}
+	}
+	/* a thread that was bound, or that another thread's default found first */
+	if (!on_default_device)
+	{
+		set_device(c->device);
+		on_default_device = true;
+	}
+	return c;
 }
 
-void *
-exg_gpu_alloc(size_t bytes)
+exg_gpu_context *
+exg_gpu_context_current()
 {
-	void	   *p = nullptr;
-	size_t		limit = test_alloc_limit();
-
-	if (limit && bytes > limit)
-		throw		exg_gpu_oom{bytes};
-
-	cudaError_t rc = cudaMallocAsync(&p, bytes, exg_gpu_context_get()->stream);
-
-	if (rc == cudaErrorMemoryAllocation)
-	{
-		(void) cudaGetLastError();
-		throw		exg_gpu_oom{bytes};
-	}
-	EXG_CUDA(rc);
-	return p;
+	return bound ? bound : default_context.load();
 }
 
 void
-exg_gpu_free(void *p)
+exg_gpu_stream_idle()
 {
-	/* Never throw from here: it runs in destructors while unwinding. */
-	if (p && the_context)
-		(void) cudaFreeAsync(p, the_context->stream);
+	exg_gpu_context *c = exg_gpu_context_current();
+
+	if (c && cudaStreamSynchronize(c->stream) != cudaSuccess)
+		(void) cudaGetLastError();
 }
 
-static void *pinned[EXG_PINNED_SLOTS];
-static size_t pinned_size[EXG_PINNED_SLOTS];
+int
+exg_gpu_device_enter(int device)
+{
+	int			prev = -1;
+
+	if (cudaGetDevice(&prev) != cudaSuccess)
+	{
+		(void) cudaGetLastError();
+		prev = -1;
+	}
+	if (prev != device)
+		(void) cudaSetDevice(device);
+	(void) cudaGetLastError();
+	return prev;
+}
+
+void
+exg_gpu_device_leave(int device, int prev)
+{
+	bool		ready;
+
+	if (prev == device)
+		return;
+	{
+		std::lock_guard<std::mutex> g(registry_lock);
+
+		ready = prev >= 0 && prev < DEVICES_MAX && device_ready[prev];
+	}
+	/*
+	 * Back to the thread's device if this process uses it; never to one it
+	 * does not (setting a device creates its context: memory and time on a
+	 * GPU no join asked for). The default context sets its device again.
+	 */
+	if (ready)
+		(void) cudaSetDevice(prev);
+	else
+		on_default_device = false;
+	(void) cudaGetLastError();
+}
+
+/* A thread that ends bound gives its context back to the pool. */
+static void
+bound_thread_exit(void *p)
+{
+	exg_gpu_context *c = (exg_gpu_context *) p;
+	std::lock_guard<std::mutex> g(registry_lock);
+
+	c->taken = false;
+}
+
+static void
+bound_key_create(void)
+{
+	(void) pthread_key_create(&bound_key, bound_thread_exit);
+}
+
+extern "C" int
+exg_gpu_thread_device(void)
+{
+	return bound ? bound->device : -1;
+}
+
+extern "C" void
+exg_gpu_thread_unbind(void)
+{
+	exg_gpu_context *c = bound;
+
+	if (c == nullptr)
+		return;
+	/* its last copies and frees done before another thread takes it */
+	(void) cudaStreamSynchronize(c->stream);
+	(void) cudaStreamSynchronize(c->copy_stream);
+	bound = nullptr;
+	(void) pthread_setspecific(bound_key, nullptr);
+	{
+		std::lock_guard<std::mutex> g(registry_lock);
+
+		c->taken = false;
+	}
+	/* the thread's current device is still the bound one: an unbound join sets it again */
+	on_default_device = false;
+}
+
+extern "C" exg_status
+exg_gpu_thread_bind(int device, exg_error *err)
+{
+	int			n;
+
+	if (bound && bound->device == device)
+		return EXG_OK;
+	exg_gpu_thread_unbind();
+	n = exg_gpu_device_count(err);
+	if (n <= 0)
+		return err ? err->status : EXG_ERR_DEVICE;
+	if (device < 0 || device >= n || device >= DEVICES_MAX)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "no GPU %d: %d device%s visible", device, n,
+						n == 1 ? "" : "s");
+	pthread_once(&bound_key_once, bound_key_create);
+	try
+	{
+		exg_gpu_context *c = nullptr;
+
+		on_default_device = false;
+		{
+			std::lock_guard<std::mutex> g(registry_lock);
+
+			for (exg_gpu_context *k : contexts)
+				if (!k->is_default && !k->taken && k->device == device)
+				{
+					c = k;
+					c->taken = true;
+					break;
+				}
+		}
+		if (c)
+		{
+			try
+			{
+				set_device(device);
+			}
+			catch (...)
+			{
+				std::lock_guard<std::mutex> g(registry_lock);
+
+				c->taken = false;
+				throw;
+			}
+		}
+		else
+		{
+			c = context_create(device, true);
+			c->taken = true;
+			std::lock_guard<std::mutex> g(registry_lock);
+
+			contexts.push_back(c);
+		}
+		bound = c;
+		(void) pthread_setspecific(bound_key, c);
+		return EXG_OK;
+	}
+	catch (exg_gpu_error &e)
+	{
+		return exg_fail(err, e.status, "binding GPU %d: %s", device, e.message);
+	}
+	catch (exg_gpu_oom &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "binding GPU %d: out of GPU memory", device);
+	}
+	catch (std::bad_alloc &)
+	{
+		return exg_fail(err, EXG_ERR_NOMEM, "binding GPU %d: out of host memory", device);
+	}
+}
 
 void *
 exg_pinned_get(exg_pinned_slot slot, size_t bytes)
 {
-	if (bytes <= pinned_size[slot])
-		return pinned[slot];
-	if (pinned[slot])
-		(void) cudaFreeHost(pinned[slot]);
-	pinned[slot] = nullptr;
-	pinned_size[slot] = 0;
+	exg_gpu_context *c = exg_gpu_context_get();
+
+	if (bytes <= c->pinned_size[slot])
+		return c->pinned[slot];
+	if (c->pinned[slot])
+		(void) cudaFreeHost(c->pinned[slot]);
+	c->pinned[slot] = nullptr;
+	c->pinned_size[slot] = 0;
 	/* Round up generously: pinning is slow, so grow rarely. */
 	size_t		want = bytes + bytes / 2 + (1 << 20);
 
-	EXG_CUDA(host_alloc_timed(&pinned[slot], want));
-	pinned_size[slot] = want;
-	return pinned[slot];
+	EXG_CUDA(host_alloc_timed(&c->pinned[slot], want));
+	c->pinned_size[slot] = want;
+	return c->pinned[slot];
 }
 
-#define RING_PIECES 4
 #define RING_PIECE_MAX ((size_t) 32 << 20)
 #define RING_ROUND ((size_t) 1 << 20)
-
-static char *ring;
-static size_t ring_piece;
-static unsigned ring_next;
-static cudaEvent_t ring_done[RING_PIECES];
-
-static bool ring_registered;	/* registered pages, else cudaHostAlloc's */
 
 /*
  * The ring's memory: pages touched here, then registered with the driver,
@@ -173,7 +370,7 @@ static bool ring_registered;	/* registered pages, else cudaHostAlloc's */
  * is refused, cudaHostAlloc.
  */
 static void
-ring_alloc(size_t bytes)
+ring_alloc(exg_gpu_context *c, size_t bytes)
 {
 	uint64_t	t0 = exg_now_ns();
 	void	   *p = nullptr;
@@ -181,72 +378,88 @@ ring_alloc(size_t bytes)
 	if (posix_memalign(&p, 1 << 21, bytes) == 0)
 	{
 		memset(p, 0, bytes);
-		if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
+		if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess)
 		{
-			ring = (char *) p;
-			ring_registered = true;
-			setup_ns += exg_now_ns() - t0;
+			c->ring = (char *) p;
+			c->ring_registered = true;
+			exg_gpu_setup_add(exg_now_ns() - t0);
 			return;
 		}
 		(void) cudaGetLastError();
 		free(p);
 		p = nullptr;
 	}
-	setup_ns += exg_now_ns() - t0;
+	exg_gpu_setup_add(exg_now_ns() - t0);
 	/* ring stays NULL if this throws: never a stale pointer for ring_free */
 	EXG_CUDA(host_alloc_timed(&p, bytes));
-	ring = (char *) p;
-	ring_registered = false;
+	c->ring = (char *) p;
+	c->ring_registered = false;
 }
 
 static void
-ring_free()
+ring_free(exg_gpu_context *c)
 {
-	if (ring && ring_registered)
+	if (c->ring && c->ring_registered)
 	{
-		(void) cudaHostUnregister(ring);
-		free(ring);
+		(void) cudaHostUnregister(c->ring);
+		free(c->ring);
 	}
-	else if (ring)
-		(void) cudaFreeHost(ring);
-	ring = nullptr;
-	ring_piece = 0;
+	else if (c->ring)
+		(void) cudaFreeHost(c->ring);
+	c->ring = nullptr;
+	c->ring_piece = 0;
+}
+
+/* The context's ring, grown (never shrunk) to pieces for an upload of n bytes. */
+static void
+ring_reserve(exg_gpu_context *c, size_t n)
+{
+	size_t		piece = (n + EXG_RING_PIECES - 1) / EXG_RING_PIECES;
+
+	piece = (piece + RING_ROUND - 1) / RING_ROUND * RING_ROUND;
+	if (piece > RING_PIECE_MAX)
+		piece = RING_PIECE_MAX;
+	for (int i = 0; i < EXG_RING_PIECES; i++)
+		if (c->ring_done[i] == nullptr)
+			EXG_CUDA(cudaEventCreateWithFlags(&c->ring_done[i], cudaEventDisableTiming));
+	if (piece > c->ring_piece)
+	{
+		/* a bigger ring: the old one's copies finished first */
+		for (int i = 0; i < EXG_RING_PIECES; i++)
+			EXG_CUDA(cudaEventSynchronize(c->ring_done[i]));
+		ring_free(c);
+		ring_alloc(c, EXG_RING_PIECES * piece);
+		c->ring_piece = piece;
+	}
+}
+
+void
+exg_gpu_ring_reserve(size_t n)
+{
+	if (n > 0)
+		ring_reserve(exg_gpu_context_get(), n);
 }
 
 void
 exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 {
-	size_t		piece = (n + RING_PIECES - 1) / RING_PIECES;
+	exg_gpu_context *c = exg_gpu_context_get();
 
 	if (n == 0)
 		return;
-	piece = (piece + RING_ROUND - 1) / RING_ROUND * RING_ROUND;
-	if (piece > RING_PIECE_MAX)
-		piece = RING_PIECE_MAX;
-	for (int i = 0; i < RING_PIECES; i++)
-		if (ring_done[i] == nullptr)
-			EXG_CUDA(cudaEventCreateWithFlags(&ring_done[i], cudaEventDisableTiming));
-	if (piece > ring_piece)
+	ring_reserve(c, n);
+	for (size_t off = 0; off < n; off += c->ring_piece)
 	{
-		/* a bigger ring: the old one's copies finished first */
-		for (int i = 0; i < RING_PIECES; i++)
-			EXG_CUDA(cudaEventSynchronize(ring_done[i]));
-		ring_free();
-		ring_alloc(RING_PIECES * piece);
-		ring_piece = piece;
-	}
-	for (size_t off = 0; off < n; off += ring_piece)
-	{
-		size_t		len = n - off < ring_piece ? n - off : ring_piece;
-		unsigned	k = ring_next;
-		char	   *p = ring + (size_t) k * ring_piece;
+		size_t		len = n - off < c->ring_piece ? n - off : c->ring_piece;
+		unsigned	k = c->ring_next;
+		char	   *p = c->ring + (size_t) k * c->ring_piece;
 
-		ring_next = (ring_next + 1) % RING_PIECES;
-		EXG_CUDA(cudaEventSynchronize(ring_done[k]));
+		c->ring_next = (c->ring_next + 1) % EXG_RING_PIECES;
+		EXG_CUDA(cudaEventSynchronize(c->ring_done[k]));
 		exg_copy_parallel(p, (const char *) src + off, len);
 		EXG_CUDA(cudaMemcpyAsync((char *) dst + off, p, len, cudaMemcpyHostToDevice, s));
 
-		cudaError_t rc = cudaEventRecord(ring_done[k], s);
+		cudaError_t rc = cudaEventRecord(c->ring_done[k], s);
 
 		/* without its event the piece's copy is untracked: wait for it here */
 		if (rc != cudaSuccess)
@@ -255,68 +468,66 @@ exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s)
 	}
 }
 
-size_t
-exg_gpu_budget(size_t limit)
+void
+exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s)
 {
-	size_t		free_b,
-				total_b;
-
-	exg_gpu_context_get();
-	EXG_CUDA(cudaMemGetInfo(&free_b, &total_b));
-	/* Memory parked in our pool counts as available to us. */
-	cudaMemPool_t pool;
-	size_t		parked = 0;
-
-	if (cudaDeviceGetDefaultMemPool(&pool, the_context->device) == cudaSuccess)
-	{
-		uint64_t	reserved = 0,
-					used = 0;
-
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
-		parked = reserved > used ? (size_t) (reserved - used) : 0;
-	}
-	size_t		avail = (size_t) ((free_b + parked) * 0.8);
-
-	return (limit > 0 && limit < avail) ? limit : avail;
+	if (n == 0)
+		return;
+	if (exg_host_direct(src, n))
+		EXG_CUDA(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s));
+	else
+		exg_gpu_upload_pageable(dst, src, n, s);
 }
-
-static void *lent;
-static size_t lent_size;
-static bool lent_out;
 
 void *
 exg_pinned_lend(size_t bytes)
 {
-	if (lent_out)
-		return nullptr;
-	if (bytes > lent_size)
+	exg_gpu_context *c = exg_gpu_context_get();
+
 	{
-		if (lent)
-			(void) cudaFreeHost(lent);
-		lent = nullptr;
-		lent_size = 0;
+		std::lock_guard<std::mutex> g(registry_lock);
+
+		if (c->lent_out)
+			return nullptr;
+	}
+	if (bytes > c->lent_size)
+	{
+		if (c->lent)
+			(void) cudaFreeHost(c->lent);
+		c->lent = nullptr;
+		c->lent_size = 0;
 		size_t		want = bytes + bytes / 4 + (1 << 20);
 
-		if (host_alloc_timed(&lent, want) != cudaSuccess)
+		if (host_alloc_timed(&c->lent, want) != cudaSuccess)
 		{
 			(void) cudaGetLastError();
-			lent = nullptr;
+			c->lent = nullptr;
 			return nullptr;
 		}
-		lent_size = want;
+		c->lent_size = want;
 	}
-	lent_out = true;
-	return lent;
+	std::lock_guard<std::mutex> g(registry_lock);
+
+	c->lent_out = true;
+	return c->lent;
 }
 
+/* The lent buffer may come back on another thread than the join's: any context's. */
 bool
 exg_pinned_return(void *p)
 {
-	if (p == nullptr || p != lent || !lent_out)
+	if (p == nullptr)
 		return false;
-	lent_out = false;
-	return true;
+
+	std::lock_guard<std::mutex> g(registry_lock);
+
+	for (exg_gpu_context *c : contexts)
+		if (c->lent == p && c->lent_out)
+		{
+			c->lent_out = false;
+			return true;
+		}
+	return false;
 }
 
 bool
@@ -334,8 +545,8 @@ exg_is_pinned(const void *p)
 
 /*
  * Memory the caller keeps mapped for the process's life (exg_host_lasting),
- * and the parts of it pinned here: page-aligned, disjoint. Called from the
- * thread that runs the joins only.
+ * and the parts of it pinned here: page-aligned, disjoint; under
+ * lasting_lock, as any thread may join.
  */
 struct host_range
 {
@@ -346,6 +557,7 @@ static std::vector<host_range> lasting;
 static std::vector<host_range> lasting_pins;
 /* The driver refused to pin lasting memory once: not asked again (slow to ask). */
 static bool lasting_refused;
+static std::mutex lasting_lock;
 
 #define LASTING_MAX 64
 /* Below this an array goes through the ring: as fast, and nothing pinned. */
@@ -372,6 +584,8 @@ exg_host_lasting(const void *p, size_t bytes)
 {
 	uintptr_t	lo = (uintptr_t) p;
 
+	std::lock_guard<std::mutex> g(lasting_lock);
+
 	if (p == nullptr || bytes == 0 || lasting.size() >= LASTING_MAX)
 		return false;
 	try
@@ -389,10 +603,24 @@ extern "C" size_t
 exg_host_lasting_pinned_bytes(void)
 {
 	size_t		n = 0;
+	std::lock_guard<std::mutex> g(lasting_lock);
 
 	for (const host_range &r : lasting_pins)
 		n += r.hi - r.lo;
 	return n;
+}
+
+/* Every context's copies done: pages about to be unpinned may be read by any. */
+static void
+all_streams_idle()
+{
+	std::lock_guard<std::mutex> g(registry_lock);
+
+	for (exg_gpu_context *c : contexts)
+	{
+		(void) cudaStreamSynchronize(c->stream);
+		(void) cudaStreamSynchronize(c->copy_stream);
+	}
 }
 
 /*
@@ -422,7 +650,7 @@ lasting_pin(uintptr_t p, size_t n)
 	for (size_t i = 0; i < lasting_pins.size();)
 		if (lasting_pins[i].lo < hi && lo < lasting_pins[i].hi)
 		{
-			(void) cudaDeviceSynchronize();
+			all_streams_idle();
 			(void) cudaHostUnregister((void *) lasting_pins[i].lo);
 			lo = lasting_pins[i].lo < lo ? lasting_pins[i].lo : lo;
 			hi = lasting_pins[i].hi > hi ? lasting_pins[i].hi : hi;
@@ -431,7 +659,7 @@ lasting_pin(uintptr_t p, size_t n)
 		else
 			i++;
 	ok = lasting_pins.size() < LASTING_MAX &&
-		cudaHostRegister((void *) lo, hi - lo, cudaHostRegisterDefault) == cudaSuccess;
+		cudaHostRegister((void *) lo, hi - lo, cudaHostRegisterPortable) == cudaSuccess;
 	if (ok)
 		lasting_pins.push_back({lo, hi});
 	else if (lasting_pins.size() < LASTING_MAX)
@@ -439,7 +667,7 @@ lasting_pin(uintptr_t p, size_t n)
 		(void) cudaGetLastError();
 		lasting_refused = true;
 	}
-	setup_ns += exg_now_ns() - t0;
+	exg_gpu_setup_add(exg_now_ns() - t0);
 	return ok;
 }
 
@@ -448,11 +676,15 @@ exg_host_direct(const void *p, size_t n)
 {
 	uintptr_t	a = (uintptr_t) p;
 
-	for (const host_range &r : lasting_pins)
-		if (r.lo <= a && a < r.hi)
-			return a + n <= r.hi || (n >= LASTING_MIN_BYTES && lasting_pin(a, n));
-	if (n >= LASTING_MIN_BYTES && lasting_pin(a, n))
-		return true;
+	{
+		std::lock_guard<std::mutex> g(lasting_lock);
+
+		for (const host_range &r : lasting_pins)
+			if (r.lo <= a && a < r.hi)
+				return a + n <= r.hi || (n >= LASTING_MIN_BYTES && lasting_pin(a, n));
+		if (n >= LASTING_MIN_BYTES && lasting_pin(a, n))
+			return true;
+	}
 	/* a cudaHostAlloc'ed buffer: the whole array is in it */
 	return exg_is_pinned(p);
 }
@@ -495,8 +727,9 @@ exg_gpu_pairs_return(void *p)
 	return exg_pinned_return(p);
 }
 
+/* Pool and device memory of one device set up in this process (zeros otherwise). */
 extern "C" void
-exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
+exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t *free_bytes)
 {
 	cudaMemPool_t pool;
 	uint64_t	used = 0,
@@ -505,16 +738,37 @@ exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
 				t = 0;
 
 	*in_use = *reserved = *free_bytes = 0;
-	if (the_context == nullptr)
+	if (device < 0 || device >= DEVICES_MAX)
 		return;
-	if (cudaDeviceGetDefaultMemPool(&pool, the_context->device) == cudaSuccess)
+	{
+		std::lock_guard<std::mutex> g(registry_lock);
+
+		if (!device_ready[device])
+			return;
+	}
+	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
 	{
 		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
 		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res);
 	}
+	/* cudaMemGetInfo speaks of the current device: this one, for the call */
+	int			prev = exg_gpu_device_enter(device);
+
 	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
 		(void) cudaGetLastError();
+	exg_gpu_device_leave(device, prev);
 	*in_use = used;
 	*reserved = res;
 	*free_bytes = f;
+}
+
+extern "C" void
+exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
+{
+	exg_gpu_context *c = bound ? bound : default_context.load();
+
+	*in_use = *reserved = *free_bytes = 0;
+	if (c == nullptr)
+		return;
+	exg_gpu_device_memory_info(c->device, in_use, reserved, free_bytes);
 }

@@ -33,6 +33,29 @@ void		exg_cuda_check(cudaError_t rc, const char *what);
 
 #define EXG_CUDA(call) exg_cuda_check((call), #call)
 
+/* Pinned host staging: grow-only per slot, kept with the context. */
+enum exg_pinned_slot
+{
+	EXG_PINNED_UPLOAD = 0,		/* the box join's two upload halves (the
+								 * other joins upload through the ring) */
+	EXG_PINNED_DOWNLOAD,
+	EXG_PINNED_PAIRS,			/* the box join's pairs on their way to the sink */
+	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
+	EXG_PINNED_SCAN,			/* the box join's scan of its work items (its own slot:
+								 * the exact join holds DOWNLOAD around a box join) */
+	EXG_PINNED_SLOTS
+};
+#define EXG_RING_PIECES 4
+
+/*
+ * A context: one device, its streams, and what a thread's joins hold
+ * between joins (grow-only pinned buffers, the upload ring, the result
+ * buffer lent to the caller). A process that never binds a thread has one,
+ * on device 0, as before; a thread bound to a device
+ * (exg_gpu_thread_bind, gpu.h) takes one of its own from a pool kept per
+ * device, so that threads join side by side. The device's stream-ordered
+ * memory pool is shared by the contexts of a device.
+ */
 struct exg_gpu_context
 {
 	int			device;
@@ -40,13 +63,64 @@ struct exg_gpu_context
 	cudaStream_t copy_stream;
 	size_t		total_memory;
 	char		name[96];
+	void	   *pinned[EXG_PINNED_SLOTS];
+	size_t		pinned_size[EXG_PINNED_SLOTS];
+	char	   *ring;			/* EXG_RING_PIECES pieces of ring_piece bytes */
+	size_t		ring_piece;
+	unsigned	ring_next;
+	cudaEvent_t ring_done[EXG_RING_PIECES];
+	bool		ring_registered;	/* registered pages, else cudaHostAlloc's */
+	void	   *lent;			/* exg_pinned_lend's buffer */
+	size_t		lent_size;
+	bool		lent_out;		/* under the registry's lock */
+	bool		taken;			/* bound to a thread now (pooled contexts) */
+	bool		is_default;		/* the process's unbound context */
 };
 
 /* Adds to exg_gpu_setup_ns (gpu.h): time spent setting the GPU up. */
 extern "C" void exg_gpu_setup_add(uint64_t ns);
 
-/* The process's context, created on first use (never in the postmaster). */
+/*
+ * The calling thread's context: its bound one, else the process's default
+ * (device 0), created on first use (never in the postmaster).
+ */
 exg_gpu_context *exg_gpu_context_get();
+
+/* The calling thread's context if it has one already (never creates; may be NULL). */
+exg_gpu_context *exg_gpu_context_current();
+
+/*
+ * Wait for the calling thread's stream (never throws): at the end of a
+ * join, so that the frees its buffers queued are done and the pool's
+ * in-use count is back where it was (exg_gpu_memory_info) when it returns.
+ */
+void		exg_gpu_stream_idle();
+
+/*
+ * The keep cache (gpu_keep.cu, gpu.h's exg_gpu_keep): the device copy of
+ * kept host memory holding [host, host + bytes) on the calling thread's
+ * device, uploaded on first use, pinned against eviction until
+ * exg_gpu_kept_release(*ref); NULL when the range is not kept or there is
+ * no room for it (the caller uploads as usual).
+ */
+void	   *exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref);
+void		exg_gpu_kept_release(void *ref);
+
+/*
+ * Free device memory held by kept copies on device no one uses now, least
+ * recently used first, until at least bytes are freed; returns the bytes
+ * freed. Bytes of such copies: exg_gpu_kept_evictable.
+ */
+size_t		exg_gpu_kept_evict(int device, size_t bytes);
+size_t		exg_gpu_kept_evictable(int device);
+
+/*
+ * Make device the calling thread's current one for a moment (a report, a
+ * free of a kept copy); exg_gpu_device_leave(device, the returned value)
+ * gives the thread its device back where this process uses it.
+ */
+int			exg_gpu_device_enter(int device);
+void		exg_gpu_device_leave(int device, int prev);
 
 /* Stream-ordered device allocation from the pool; freed with exg_gpu_free. */
 void	   *exg_gpu_alloc(size_t bytes);
@@ -58,6 +132,7 @@ struct exg_dbuf
 {
 	T		   *p = nullptr;
 	size_t		n = 0;
+	void	   *kept = nullptr;	/* p is a kept copy (exg_gpu_upload_array), not ours */
 
 	exg_dbuf() = default;
 	explicit exg_dbuf(size_t count) { alloc(count); }
@@ -72,25 +147,16 @@ struct exg_dbuf
 	}
 	void		release()
 	{
-		if (p)
+		if (kept)
+			exg_gpu_kept_release(kept);
+		else if (p)
 			exg_gpu_free(p);
 		p = nullptr;
 		n = 0;
+		kept = nullptr;
 	}
 };
 
-/* Pinned host staging: grow-only per slot, kept for the process. */
-enum exg_pinned_slot
-{
-	EXG_PINNED_UPLOAD = 0,		/* the box join's two upload halves (the
-								 * other joins upload through the ring) */
-	EXG_PINNED_DOWNLOAD,
-	EXG_PINNED_PAIRS,			/* the box join's pairs on their way to the sink */
-	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
-	EXG_PINNED_SCAN,			/* the box join's scan of its work items (its own slot:
-								 * the exact join holds DOWNLOAD around a box join) */
-	EXG_PINNED_SLOTS
-};
 void	   *exg_pinned_get(exg_pinned_slot slot, size_t bytes);
 
 /*
@@ -110,6 +176,42 @@ bool		exg_pinned_return(void *p);
  * on the H100 machine, and held it for the backend's life).
  */
 void		exg_gpu_upload_pageable(void *dst, const void *src, size_t n, cudaStream_t s);
+
+/* The calling thread's ring grown now for an upload of n bytes (exg_gpu_thread_prepare). */
+void		exg_gpu_ring_reserve(size_t n);
+
+/* n bytes to the device: as is when pinned (exg_host_direct), else through the ring. */
+void		exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s);
+
+/*
+ * count elements at src into d: the kept device copy when src lies in
+ * kept memory (d borrows it; nothing is copied), else a new array of d's
+ * filled by exg_gpu_upload_bytes. Every upload of a join's input that may
+ * come from the resident store goes through here.
+ */
+template <typename T>
+void
+exg_gpu_upload_array(exg_dbuf<T> &d, const T *src, size_t count, cudaStream_t s)
+{
+	size_t		bytes = sizeof(T) * count;
+	void	   *ref = nullptr;
+
+	d.release();
+	if (bytes > 0)
+	{
+		T		   *dev = static_cast<T *>(exg_gpu_kept_acquire(src, bytes, &ref));
+
+		if (dev != nullptr)
+		{
+			d.p = dev;
+			d.n = count;
+			d.kept = ref;
+			return;
+		}
+	}
+	d.alloc(count);
+	exg_gpu_upload_bytes(d.p, src, bytes, s);
+}
 
 /* Is p page-locked host memory (so it can be copied to the device as is)? */
 bool		exg_is_pinned(const void *p);

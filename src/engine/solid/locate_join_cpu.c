@@ -254,6 +254,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 				t0 = exg_now_ns();
 	exg_status	rc = EXG_OK;
 	long		i;
+	exg_cancel_source cancel_src = exg_cancel_source_get();	/* for the workers */
 
 	if (prims == NULL || boxes == NULL || bufs == NULL)
 	{
@@ -288,6 +289,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 
 #pragma omp parallel num_threads(threads) reduction(+:tests,gmp_pairs)
 	{
+		exg_cancel_source cancel_saved = exg_cancel_source_adopt(cancel_src);
 		exg_round_state saved = exg_round_up_enter();
 
 #pragma omp for schedule(dynamic, 1)
@@ -332,6 +334,7 @@ exg_locate_cpu(const double *pts, uint32_t npts, const exg_solid_set *S,
 				}
 			}
 		}
+		exg_cancel_source_adopt(cancel_saved);
 		exg_round_restore(saved);
 	}
 	st->phase_ns[EXG_PHASE_TEST] = exg_now_ns() - t0;
@@ -366,6 +369,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 	size_t		m = 0;
 	long		i;
 	uint32_t   *column = malloc(sizeof(uint32_t) * (n ? n : 1));
+	exg_cancel_source cancel_src = exg_cancel_source_get();	/* for the workers */
 
 	if (column == NULL)
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory settling points");
@@ -375,6 +379,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 		column[i] = column_of(g, &pts[3 * (size_t) pairs[i].a], origin);
 #pragma omp parallel num_threads(exg_threads(threads))
 	{
+		exg_cancel_source cancel_saved = exg_cancel_source_adopt(cancel_src);
 		exg_round_state saved = exg_round_up_enter();
 		exg_pair_buffer one = {0};
 		uint64_t	mine = 0;
@@ -406,6 +411,7 @@ exg_locate_exact_pairs(const double *pts, const exg_solid_set *S, const exg_grid
 		}
 		free(one.p);
 		__atomic_fetch_add(&gmp, mine, __ATOMIC_RELAXED);
+		exg_cancel_source_adopt(cancel_saved);
 		exg_round_restore(saved);
 	}
 	free(column);

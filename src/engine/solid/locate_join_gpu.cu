@@ -222,12 +222,12 @@ run_locate(const double *pts, uint32_t npts, const exg_solid_set *S, const exg_j
 	exg_gpu_side tris,
 				points,
 				none;
-	exg_dbuf<uint32_t> body(S->tris.nprims);
+	exg_dbuf<uint32_t> body;
 
 	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
 	exg_gpu_upload_side(tris, &S->tris, s);
 	exg_gpu_upload_side(points, &P, s);
-	exg_gpu_upload_pageable(body.p, S->body, 4 * (size_t) S->tris.nprims, s);
+	exg_gpu_upload_array(body, S->body, S->tris.nprims, s);
 	st->phase_ns[EXG_PHASE_UPLOAD] += elapsed(t0, s);
 
 	/* origin at the bodies' centre; vertex records and classified triangles */
@@ -408,7 +408,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 			   const exg_join_options *opt, exg_pair **pairs_out, size_t *npairs_out,
 			   exg_join_stats *stats, exg_error *err)
 {
-	return exg_gpu_guard(err, "locating points", [&] {
+	exg_status	rc = exg_gpu_guard(err, "locating points", [&] {
 		std::vector<exg_pair> out;
 
 		locate_or_split(pts, npts, 0, S, opt, out, stats);
@@ -420,4 +420,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 		stats->used_gpu = true;
 		return EXG_OK;
 	});
+
+	exg_gpu_stream_idle();
+	return rc;
 }
