@@ -34,6 +34,9 @@ typedef enum ExactgpuServiceMode
 } ExactgpuServiceMode;
 
 extern int	exactgpu_gpu_service;
+extern int	exactgpu_gpu_service_lanes;	/* joins at once per GPU */
+extern int	exactgpu_gpu_split_primitives;	/* a join this big goes over every GPU */
+extern int	exactgpu_gpu_keep_memory_mb;	/* device copies of resident bodies, per GPU */
 
 /* What the service is asked to run. */
 typedef enum ExactgpuServiceJob
@@ -110,6 +113,12 @@ typedef struct ExactgpuServiceDevice
 	uint64		reserved_bytes; /* kept by the pools for the next join */
 	uint64		free_bytes;
 	uint64		joins;
+	/* resident bodies kept on the device (the engine's keep cache) */
+	uint64		kept_bytes;
+	uint64		keep_hits;
+	uint64		keep_misses;
+	uint64		keep_bytes_saved;
+	uint64		keep_evictions;
 } ExactgpuServiceDevice;
 
 #define EXACTGPU_SERVICE_MAX_DEVICES 16

@@ -37,6 +37,13 @@ service_lane_cancel_requested(void)
 	return false;
 }
 
+/* The lane's own cancel source (cancel.h), carried to its workers. */
+static bool
+lane_cancel(void *arg)
+{
+	return atomic_load(&((ServiceLane *) arg)->cancel) != 0;
+}
+
 static void
 signal_done(ServiceLane *lane)
 {
@@ -72,7 +79,8 @@ warm_up(ServiceLane *lane)
 	lane->setup_ms = (exg_now_ns() - t0) / 1e6;
 	memcpy(lane->device_name, stats.device_name, sizeof(lane->device_name));
 	if (lane->device >= 0)
-		exg_gpu_memory_info(&lane->mem_in_use, &lane->mem_reserved, &lane->mem_free);
+		exg_gpu_device_memory_info(lane->device, &lane->mem_in_use, &lane->mem_reserved,
+								   &lane->mem_free);
 }
 
 /* The box join's sink: every chunk appended (the backend takes them at once). */
@@ -115,7 +123,17 @@ run_job(ServiceLane *lane)
 	if (lane->opt.worker_threads <= 0 || lane->opt.worker_threads > lane->pool)
 		lane->opt.worker_threads = lane->pool;
 	(void) exg_engine_workers_start(lane->opt.worker_threads);
-	if (lane->job == LANE_BATCH_JOIN)
+	/* bodies that have not changed: uploaded once per GPU, not per join */
+	for (int k = 0; k < 2; k++)
+		if (lane->keep_tag[k] != 0 && lane->device >= 0)
+			(void) exg_gpu_keep(lane->keep[k], lane->keep_bytes[k], lane->keep_tag[k]);
+	if (lane->job == LANE_BATCH_JOIN && lane->split_n > 1 && lane->device >= 0)
+		lane->status = exg_batch_join_devices(&lane->side[0], &lane->side[1],
+											  (exg_batch_join_mode) lane->mode,
+											  lane->split_devices, lane->split_n, -1,
+											  &lane->opt, &lane->pairs, &lane->npairs,
+											  &lane->stats, NULL, &lane->err);
+	else if (lane->job == LANE_BATCH_JOIN)
 		lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
 										 (exg_batch_join_mode) lane->mode, &lane->opt,
 										 &lane->pairs, &lane->npairs, &lane->stats, &lane->err);
@@ -169,7 +187,8 @@ run_job(ServiceLane *lane)
 	lane->done_ns = exg_now_ns();
 	lane->joins++;
 	if (lane->device >= 0)
-		exg_gpu_memory_info(&lane->mem_in_use, &lane->mem_reserved, &lane->mem_free);
+		exg_gpu_device_memory_info(lane->device, &lane->mem_in_use, &lane->mem_reserved,
+								   &lane->mem_free);
 }
 
 static void *
@@ -178,9 +197,23 @@ lane_main(void *arg)
 	ServiceLane *lane = arg;
 
 	this_lane = lane;
+	exg_set_thread_cancel(lane_cancel, lane);
 	/* the engine's pool for this thread's regions, made once (as a
 	 * backend's at its start): a team made per join costs milliseconds */
 	lane->pool = exg_engine_workers_start(0);
+	if (lane->device >= 0)
+	{
+		exg_error	err = {0};
+
+		/* a context of this lane's own on its GPU (streams, pinned buffers),
+		 * set up before the first client: lanes of one GPU join at once */
+		if (exg_gpu_thread_bind(lane->device, &err) != EXG_OK ||
+			exg_gpu_thread_prepare((size_t) 128 << 20, 0, &err) != EXG_OK)
+		{
+			snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", err.message);
+			lane->device = -1;
+		}
+	}
 	warm_up(lane);
 	pthread_mutex_lock(&lane->mutex);
 	lane->finished = true;		/* the warm-up, collected like a job */

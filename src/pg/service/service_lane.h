@@ -28,6 +28,9 @@ typedef struct ServiceLane
 	int			index;
 	int			device;			/* the GPU this lane joins on; -1: the CPU */
 	int			pool;			/* its OpenMP pool's size (exg_workers_start) */
+	/* one join over several GPUs: these devices, a range each (split_n > 1) */
+	int			split_devices[16];
+	int			split_n;
 	pthread_t	thread;
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
@@ -79,6 +82,8 @@ typedef struct ServiceLane
  * the first backend's join pays no context creation. False on failure.
  */
 bool		service_lane_start(ServiceLane *lane, int index, int device, int done_fd);
+
+/* The lane's GPU: bound, or -1 when binding failed (it then joins on the CPU). */
 
 /* Hand the idle lane its job (fields above already set). */
 void		service_lane_give(ServiceLane *lane);

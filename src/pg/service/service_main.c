@@ -47,6 +47,7 @@ StaticAssertDecl((int) LANE_BATCH_JOIN == (int) EXACTGPU_SERVICE_BATCH_JOIN &&
 static ServiceLane *lanes;
 static LaneJob *lane_jobs;
 static int	nlanes;
+static int	ndevices_serving;	/* GPUs the lanes are bound to */
 static dsm_segment **held_result;	/* per slot: a result segment until the slot is free */
 
 static void
@@ -175,6 +176,16 @@ dispatch(void)
 		if (lane->device < 0)
 			lane->opt.device = EXG_DEVICE_CPU;
 		lane->nlasting = 0;
+		/* a big join over every GPU at once */
+		lane->split_n = 0;
+		if (ndevices_serving > 1 && req->job == EXACTGPU_SERVICE_BATCH_JOIN &&
+			exactgpu_gpu_split_primitives > 0 &&
+			slot->work >= (uint64) exactgpu_gpu_split_primitives)
+		{
+			lane->split_n = Min(ndevices_serving, (int) lengthof(lane->split_devices));
+			for (int d = 0; d < lane->split_n; d++)
+				lane->split_devices[d] = d;
+		}
 		if (req->job == EXACTGPU_SERVICE_BOX_JOIN)
 			for (int k = 0; k < 2; k++)
 			{
@@ -220,8 +231,25 @@ publish_device(const ServiceLane *lane)
 	d->in_use_bytes = lane->mem_in_use;
 	d->reserved_bytes = lane->mem_reserved;
 	d->free_bytes = lane->mem_free;
-	d->joins = lane->joins;
+	d->joins = 0;
+	for (int l = 0; l < nlanes; l++)
+		if (lanes[l].device == lane->device)
+			d->joins += lanes[l].joins;
 	SpinLockRelease(&s->mutex);
+	{
+		exg_gpu_keep_stats ks;
+
+		if (exg_gpu_keep_info(lane->device, &ks))
+		{
+			SpinLockAcquire(&s->mutex);
+			d->kept_bytes = ks.bytes_kept;
+			d->keep_hits = ks.hits;
+			d->keep_misses = ks.misses;
+			d->keep_bytes_saved = ks.bytes_saved;
+			d->keep_evictions = ks.evictions;
+			SpinLockRelease(&s->mutex);
+		}
+	}
 }
 
 /* A finished lane's outcome into its slot (or dropped, if abandoned). */
@@ -455,10 +483,14 @@ exactgpu_service_main(Datum arg)
 	if (done_fd < 0)
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not create an eventfd: %m")));
 	/*
-	 * One lane: the engine's GPU runtime keeps one context per process
-	 * (one device, one stream), so joins run one at a time in the service.
+	 * exactgpu.gpu_service_lanes lanes per GPU, each a thread with its own
+	 * context there (exg_gpu_thread_bind): joins interleave on the GPU;
+	 * without a GPU ('on'), one lane on the CPU pool.
 	 */
-	nlanes = 1;
+	ndevices_serving = Max(ndevices, 0);
+	nlanes = ndevices > 0 ? ndevices * exactgpu_gpu_service_lanes : 1;
+	if (exactgpu_gpu_keep_memory_mb >= 0)
+		exg_gpu_keep_budget((size_t) exactgpu_gpu_keep_memory_mb << 20);
 	lanes = MemoryContextAllocZero(TopMemoryContext, sizeof(ServiceLane) * nlanes);
 	lane_jobs = MemoryContextAllocZero(TopMemoryContext, sizeof(LaneJob) * nlanes);
 	held_result = MemoryContextAllocZero(TopMemoryContext, sizeof(dsm_segment *) * s->nslots);
@@ -485,6 +517,8 @@ exactgpu_service_main(Datum arg)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			if (exactgpu_gpu_keep_memory_mb >= 0)
+				exg_gpu_keep_budget((size_t) exactgpu_gpu_keep_memory_mb << 20);
 		}
 		if (ShutdownRequestPending)
 		{

@@ -17,6 +17,9 @@
 #include "service_shmem.h"
 
 int			exactgpu_gpu_service = EXACTGPU_SERVICE_OFF;
+int			exactgpu_gpu_service_lanes = 2;
+int			exactgpu_gpu_split_primitives = 4194304;
+int			exactgpu_gpu_keep_memory_mb = -1;
 ServiceShared *exactgpu_service_shared = NULL;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
@@ -101,6 +104,32 @@ exactgpu_service_init(void)
 							 service_options,
 							 PGC_POSTMASTER, 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.gpu_service_lanes",
+							"Joins the GPU service runs at once on each GPU.",
+							"Each lane has a CUDA context of its own on its GPU (streams, pinned "
+							"buffers); the GPU's memory pool and the device copies of resident "
+							"bodies are shared by its lanes.",
+							&exactgpu_gpu_service_lanes,
+							2, 1, 16,
+							PGC_POSTMASTER, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.gpu_split_primitives",
+							"Batch joins of at least this many primitives run over every GPU of the host at once.",
+							"One side's rows are cut into a range per GPU; the pairs are the same. "
+							"0: never split.",
+							&exactgpu_gpu_split_primitives,
+							4194304, 0, INT_MAX,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("exactgpu.gpu_keep_memory",
+							"GPU memory per GPU for device copies of resident bodies.",
+							"A join against bodies kept in the resident store uploads them once per "
+							"GPU and keeps the copy (least recently used evicted first, and when a "
+							"join needs the memory). -1: half of each GPU's memory; 0: keep none.",
+							&exactgpu_gpu_keep_memory_mb,
+							-1, -1, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MB,
+							NULL, NULL, NULL);
 	if (exactgpu_gpu_service == EXACTGPU_SERVICE_OFF)
 		return;
 	prev_shmem_request_hook = shmem_request_hook;

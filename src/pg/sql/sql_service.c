@@ -6,7 +6,8 @@
  *                                   cancelled, queued and running now,
  *                                   set-up time at its start
  *   exactgpu_gpu_service_devices()  a row per GPU: name, memory of its pool
- *                                   in use, kept for reuse, free; joins
+ *                                   in use, kept for reuse, free; joins;
+ *                                   resident bodies kept on it
  */
 #include "exactgpu.h"
 
@@ -58,8 +59,8 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 	for (int d = 0; d < info.ndevices && d < EXACTGPU_SERVICE_MAX_DEVICES; d++)
 	{
 		const ExactgpuServiceDevice *dev = &info.dev[d];
-		Datum		v[6];
-		bool		n[6] = {0};
+		Datum		v[11];
+		bool		n[11] = {0};
 
 		v[0] = Int32GetDatum(d);
 		v[1] = CStringGetTextDatum(dev->name);
@@ -67,6 +68,11 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 		v[3] = Int64GetDatum((int64) dev->reserved_bytes);
 		v[4] = Int64GetDatum((int64) dev->free_bytes);
 		v[5] = Int64GetDatum((int64) dev->joins);
+		v[6] = Int64GetDatum((int64) dev->kept_bytes);
+		v[7] = Int64GetDatum((int64) dev->keep_hits);
+		v[8] = Int64GetDatum((int64) dev->keep_misses);
+		v[9] = Int64GetDatum((int64) dev->keep_bytes_saved);
+		v[10] = Int64GetDatum((int64) dev->keep_evictions);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
 	}
 	return (Datum) 0;
