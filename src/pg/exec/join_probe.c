@@ -1,0 +1,358 @@
+/*
+ * join_probe.c — the probe join (join_probe.h): which joins take it, the
+ * rows prepared (the bodies borrowed from the resident store, or prepared
+ * and kept there), the engine's probe (batch/batch_probe.h), the report.
+ *
+ * Why it pays: 500 new holes against 100 bodies of 10^7 triangles in all
+ * flatten and grid every triangle again in the batch join (37 ms on an
+ * H100, most of it the bodies), where a hole meets a few bodies; the
+ * bodies' prepared forms (each with its BVH) are kept in the resident
+ * store, so each (hole, body) pair whose boxes meet costs one BVH descent
+ * per hole segment.
+ */
+#include "exactgpu.h"
+
+#include "access/detoast.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "geom_cache.h"
+#include "join_options.h"
+#include "join_probe.h"
+#include "resident_store.h"
+
+/*
+ * When the probe pays (exactgpu.probe_join on): the small side's rows are
+ * prepared and tested one by one, so it stays small; the other side is
+ * big enough that not flattening it matters; with the store, its rows are
+ * bodies stored out of line (kept prepared across queries: a body missing
+ * from the store is prepared here once and kept); without it, every body
+ * is prepared for this join alone, which only pays while they are small
+ * (the batch join's flattening is cheaper than a BVH per body).
+ */
+#define PROBE_SMALL_BYTES		((uint64) 4 << 20)
+#define PROBE_RATIO				16
+#define PROBE_MAX_BOX_TESTS		((double) 1e8)
+#define PROBE_COLD_BODY_BYTES	((uint64) 1 << 20)
+
+/* The prepared rows of both sides, freed with the caller's context. */
+typedef struct ProbeRows
+{
+	exg_prepared *prep[2];
+	exg_prepared **ptr[2];
+	size_t		n[2];			/* rows whose prep is initialised */
+	size_t		borrowed;		/* bodies borrowed from the store */
+	size_t		prepared;		/* bodies prepared here (kept, or not) */
+	MemoryContextCallback cb;
+} ProbeRows;
+
+static void
+probe_rows_free(void *arg)
+{
+	ProbeRows  *pr = arg;
+
+	for (int k = 0; k < 2; k++)
+	{
+		for (size_t i = 0; i < pr->n[k]; i++)
+			exg_prepared_free(&pr->prep[k][i]);
+		pr->n[k] = 0;
+	}
+}
+
+/* Which side is the bodies', or -1 when the probe does not pay. */
+static int
+probe_body_side(const ExactgpuJoin *j)
+{
+	uint64		bytes[2];
+	double		nrows[2];
+	int			small,
+				big;
+
+	if (!exactgpu_probe_join || j->kind != EXACTGPU_JOIN_INTERSECTS)
+		return -1;
+	for (int k = 0; k < 2; k++)
+	{
+		bytes[k] = j->rows[k].len + j->rows[k].toast_bytes;
+		nrows[k] = (double) (j->rows[k].n + j->rows[k].ntoast);
+		/* an empty side: the driver's join is as cheap, and lazy joins read nothing */
+		if (nrows[k] == 0)
+			return -1;
+	}
+	small = bytes[0] <= bytes[1] ? 0 : 1;
+	big = 1 - small;
+	if (bytes[small] > PROBE_SMALL_BYTES || bytes[big] < PROBE_RATIO * bytes[small] ||
+		nrows[small] * nrows[big] > PROBE_MAX_BOX_TESTS)
+		return -1;
+	if (exactgpu_resident_enabled() ? j->rows[big].n > 0 : bytes[big] > PROBE_COLD_BODY_BYTES)
+		return -1;
+	return big;
+}
+
+/* Name row i of side k in a failure, as the driver does. */
+static void pg_attribute_noreturn()
+probe_fail(const ExactgpuJoin *j, exg_error *err, int k, size_t i)
+{
+	size_t		len = strlen(err->message);
+
+	if (j->name_rows)
+		snprintf(err->message + len, sizeof(err->message) - len, " (id %lld of the %s)",
+				 (long long) j->rows[k].ids[i], j->side_name[k]);
+	exactgpu_report(err, j->context);
+}
+
+static void
+parse_row(const ExactgpuJoin *j, int k, size_t i, const uint8 *g, size_t len,
+		  exg_prepared *out)
+{
+	exg_shape	shape;
+	exg_error	err = {0};
+
+	exg_shape_init(&shape);
+	if (exg_gserialized_read(g, len, &shape, &err) != EXG_OK)
+	{
+		exg_shape_free(&shape);
+		probe_fail(j, &err, k, i);
+	}
+	exg_prepared_init(out, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
+}
+
+/* What the row-level predicates read of a kept body (geom_cache.c keeps the same). */
+static bool
+warm_views(exg_prepared *g)
+{
+	exg_error	err = {0};
+
+	if (g->shape.has_z)
+		return exg_prepared_view(g, 3, true, &err) == EXG_OK;
+	return exg_prepared_view(g, 2, true, &err) == EXG_OK &&
+		exg_prepared_areas2d(g, &err) == EXG_OK;
+}
+
+static void
+pack_fill(void *dst, void *arg)
+{
+	exg_prepared_pack((const exg_prepared *) arg, dst);
+}
+
+/*
+ * TOAST row t of side k (row i in the batch order) into *out: borrowed from
+ * the resident store, else detoasted, prepared, and kept there if it can be.
+ */
+static void
+toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuToastRow *t,
+		  exg_prepared *out)
+{
+	const struct varlena *raw = (const struct varlena *) t->ptr;
+	ResidentKey rkey;
+	bool		keyed = exactgpu_resident_enabled() &&
+		exactgpu_resident_key(raw, exactgpu_nonplanar_faces, &rkey);
+	const void *block = NULL;
+	Size		size = 0;
+	exg_error	err = {0};
+	struct varlena *v;
+
+	if (keyed && (block = exactgpu_resident_get(&rkey, &size)) != NULL)
+	{
+		if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
+			probe_fail(j, &err, k, i);
+		pr->borrowed++;
+		return;
+	}
+	v = detoast_attr((struct varlena *) raw);
+	parse_row(j, k, i, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, out);
+	pfree(v);
+	pr->prepared++;
+	/* a view that fails is left to the probe, which names the row */
+	if (keyed && warm_views(out))
+	{
+		size = exg_prepared_packed_size(out);
+		block = exactgpu_resident_put(&rkey, size, (Size) rkey.rawsize, pack_fill, out);
+		if (block != NULL)
+		{
+			/* the kept block serves this join too: our copy goes */
+			exg_prepared_free(out);
+			if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
+				probe_fail(j, &err, k, i);
+		}
+	}
+}
+
+/* Every row of side k prepared, in the batch's row order (in line, then TOAST). */
+static void
+prepare_side(ExactgpuJoin *j, ProbeRows *pr, int k)
+{
+	ExactgpuRows *rows = &j->rows[k];
+	size_t		n = rows->n + rows->ntoast;
+
+	pr->prep[k] = MemoryContextAllocZero(CurrentMemoryContext,
+										 sizeof(exg_prepared) * Max(n, 1));
+	pr->ptr[k] = palloc(sizeof(exg_prepared *) * Max(n, 1));
+	/* ids first, so that a failing row can be named */
+	{
+		size_t		ninline = rows->n;
+		ExactgpuToastRow *toast = rows->toast;
+
+		exactgpu_rows_append_toast_ids(rows);
+		for (size_t i = 0; i < n; i++)
+		{
+			exg_prepared *g = &pr->prep[k][i];
+
+			CHECK_FOR_INTERRUPTS();
+			if (i < ninline)
+				parse_row(j, k, i, rows->data + rows->off[i], rows->off[i + 1] - rows->off[i], g);
+			else
+			{
+				toast_row(j, pr, k, i, &toast[i - ninline], g);
+				exactgpu_rows_note_srid(rows, g->shape.srid, SIZE_MAX);
+			}
+			pr->n[k] = i + 1;
+			pr->ptr[k][i] = g;
+		}
+	}
+}
+
+static int
+cmp_rows_by_id(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = arg;
+	int64		a = ids[*(const uint32 *) x],
+				b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Each row's place in the id order, rows of one id at one place, and the
+ * place's id: as the driver orders a batch (join_driver.c, rows_order),
+ * so that the pairs come out the same. NULL when the ids grow strictly.
+ */
+static uint32 *
+rows_order(const ExactgpuRows *rows, int64 **place_ids)
+{
+	size_t		n = rows->n,
+				i,
+				places = 0;
+	uint32	   *by_id,
+			   *order;
+	int64	   *pid;
+
+	*place_ids = rows->ids;
+	for (i = 1; i < n && rows->ids[i - 1] < rows->ids[i]; i++)
+		;
+	if (i >= n)
+		return NULL;
+	by_id = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+		by_id[i] = (uint32) i;
+	qsort_interruptible(by_id, n, sizeof(uint32), cmp_rows_by_id, rows->ids);
+	order = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	pid = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+	{
+		int64		id = rows->ids[by_id[i]];
+
+		if (places == 0 || id != pid[places - 1])
+			pid[places++] = id;
+		order[by_id[i]] = (uint32) (places - 1);
+	}
+	pfree(by_id);
+	*place_ids = pid;
+	return order;
+}
+
+/* exactgpu_last_join_stats() and the progress NOTICE. */
+static void
+probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_probe_stats *ps,
+			 uint64 t_read, uint64 t_end)
+{
+	ExactgpuJoinReport *rep = &exactgpu_last_join;
+	size_t		nbodies = j->rows[body].n;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->left_rows = j->rows[0].n;
+	rep->right_rows = j->rows[1].n;
+	rep->left_prims = ps->prims[0];
+	rep->right_prims = ps->prims[1];
+	rep->read_resident = pr->borrowed == nbodies ? 1 : 0;
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s", j->naxes == 3 ? "3D" : "2D");
+	rep->read_ms = (t_read - j->t_start) / 1e6;
+	rep->join_ms = (t_end - t_read) / 1e6;
+	rep->stats.candidates = ps->box_pairs;
+	rep->stats.hits = j->npairs;
+	rep->stats.total_ns = t_end - t_read;
+	snprintf(rep->stats.device_name, sizeof(rep->stats.device_name),
+			 "CPU probe (%d threads): %llu of %zu bodies near the rows", ps->threads,
+			 (unsigned long long) ps->near[body], nbodies);
+	if (exactgpu_progress)
+		ereport(NOTICE,
+				(errmsg("%s: probed %zu x %zu rows in %.1f ms (read %.1f ms: %zu bodies borrowed from the resident store, %zu prepared here): %s, %llu row pairs whose boxes meet, %zu pairs",
+						j->context, j->rows[0].n, j->rows[1].n, rep->read_ms + rep->join_ms,
+						rep->read_ms, pr->borrowed, pr->prepared, rep->stats.device_name,
+						(unsigned long long) ps->box_pairs, j->npairs),
+				 errdetail("views and indexes built %.1f ms, boxes and exact tests %.1f ms",
+						   ps->ready_ns / 1e6, ps->test_ns / 1e6)));
+}
+
+bool
+exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
+{
+	int			body = probe_body_side(j);
+	ProbeRows  *pr;
+	exg_probe_side side[2];
+	exg_probe_stats ps = {0};
+	exg_error	err = {0};
+	int			threads;
+	uint64		t_read;
+
+	if (body < 0)
+		return false;
+	pr = palloc0(sizeof(ProbeRows));
+	pr->cb.func = probe_rows_free;
+	pr->cb.arg = pr;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pr->cb);
+	for (int k = 0; k < 2; k++)
+		prepare_side(j, pr, k);
+	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
+	if (j->naxes == 3)
+	{
+		bool		z[2] = {false, false},
+					flat[2] = {false, false};
+
+		for (int k = 0; k < 2; k++)
+			for (size_t i = 0; i < pr->n[k]; i++)
+				if (!exg_shape_is_empty(&pr->prep[k][i].shape))
+				{
+					z[k] |= pr->prep[k][i].shape.has_z;
+					flat[k] |= !pr->prep[k][i].shape.has_z;
+				}
+		exactgpu_check_dims(z[0], flat[0], z[1], flat[1], j->context);
+	}
+	t_read = exg_now_ns();
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].rows = pr->ptr[k];
+		side[k].n = pr->n[k];
+		side[k].order = NULL;
+		j->place_ids[k] = j->rows[k].ids;
+		if (by_id)
+			side[k].order = rows_order(&j->rows[k], &j->place_ids[k]);
+	}
+	threads = exactgpu_threads();
+	{
+		exg_probe_predicate pred = j->naxes == 3 ? EXG_PROBE_INTERSECTS_3D : EXG_PROBE_INTERSECTS_2D;
+
+		if (exg_probe_ready(&side[0], &side[1], pred, threads, &ps, &err) != EXG_OK ||
+			exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
+						   &err) != EXG_OK)
+		{
+			if (err.row > 0 && err.row <= pr->n[err.side != 0])
+				probe_fail(j, &err, err.side != 0, err.row - 1);
+			exactgpu_report(&err, j->context);
+		}
+	}
+	probe_rows_free(pr);
+	for (int k = 0; k < 2; k++)
+		exactgpu_rows_release(&j->rows[k]);
+	probe_report(j, pr, body, &ps, t_read, exg_now_ns());
+	return true;
+}
