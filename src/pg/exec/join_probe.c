@@ -26,7 +26,8 @@
  * prepared and tested one by one, so it stays small; the other side is
  * big enough that not flattening it matters; with the store, its rows are
  * bodies stored out of line (kept prepared across queries: a body missing
- * from the store is prepared here once and kept); without it, every body
+ * from the store is prepared here once and kept), but for a few in line
+ * (prepared for the join, as the small side is); without it, every body
  * is prepared for this join alone, which only pays while they are small
  * (the batch join's flattening is cheaper than a BVH per body).
  */
@@ -83,7 +84,11 @@ probe_body_side(const ExactgpuJoin *j)
 	if (bytes[small] > PROBE_SMALL_BYTES || bytes[big] < PROBE_RATIO * bytes[small] ||
 		nrows[small] * nrows[big] > PROBE_MAX_BOX_TESTS)
 		return -1;
-	if (exactgpu_resident_enabled() ? j->rows[big].n > 0 : bytes[big] > PROBE_COLD_BODY_BYTES)
+	/* bodies stored in line (small ones, tiny bodies of a mine) have no
+	 * resident identity: prepared for the join, as long as they are few */
+	if (exactgpu_resident_enabled() ?
+		j->rows[big].ntoast == 0 || j->rows[big].len > PROBE_SMALL_BYTES :
+		bytes[big] > PROBE_COLD_BODY_BYTES)
 		return -1;
 	return big;
 }

@@ -23,7 +23,7 @@ CREATE FUNCTION rp_pairs() RETURNS TABLE (o bigint, l bigint, r bigint) LANGUAGE
 	SELECT o, a, b FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rp_holes',
 		'SELECT id, geom FROM rp_bodies') WITH ORDINALITY AS t(a, b, o)
 $$;
-CREATE FUNCTION rp_same(label text) RETURNS TABLE (label text, probed boolean, pairs bigint, differ bigint)
+CREATE FUNCTION rp_same(what text) RETURNS TABLE (label text, probed boolean, pairs bigint, differ bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
 	dev text;
@@ -33,7 +33,7 @@ BEGIN
 	SET LOCAL exactgpu.probe_join = on;
 	CREATE TEMP TABLE rp_on AS SELECT * FROM rp_pairs();
 	SELECT device INTO dev FROM exactgpu_last_join_stats();
-	RETURN QUERY SELECT label, dev LIKE 'CPU probe%', (SELECT count(*) FROM rp_on),
+	RETURN QUERY SELECT what, dev LIKE 'CPU probe%', (SELECT count(*) FROM rp_on),
 		(SELECT count(*) FROM ((TABLE rp_on EXCEPT TABLE rp_off) UNION ALL (TABLE rp_off EXCEPT TABLE rp_on)) d);
 	DROP TABLE rp_on, rp_off;
 END $$;
