@@ -77,7 +77,7 @@ FROM want LEFT JOIN got USING (id)
 WHERE want.bodies IS DISTINCT FROM coalesce(got.bodies, '{}')
 ORDER BY 1;
 -- what exactgpu_last_join_stats() says of it: the 4 body rows near some hole
-SELECT device ~ '^CPU probe \(\d+ threads\): 4 of 4 bodies near the rows$' AS device_named,
+SELECT device ~ '^CPU probe \(\d+ threads?\): 4 of 4 bodies near the rows$' AS device_named,
 	semantics, left_rows, right_rows, row_pairs
 FROM exactgpu_last_join_stats();
 -- and the row-level predicate
