@@ -8,7 +8,9 @@
  * segments along body edges (extended past both ends), points on vertices
  * and random points; some rows empty. Checked for 3D and 2D, rows left and
  * bodies left, without an order and with random places shared by several
- * rows (ids repeated), on 1 and 2 threads.
+ * rows (ids repeated), on 1 and 2 threads; then the bodies as volumes
+ * (EXG_BATCH_VOLUMES against the rows and against points alone) and point
+ * in solid (EXG_BATCH_LOCATE).
  *
  *   test_batch_probe [seed]
  */
@@ -163,12 +165,11 @@ random_order(size_t n)
 }
 
 static void
-compare(side *L, side *R, const uint32_t *lo, const uint32_t *ro, int d, int threads,
-		const char *what)
+compare_as(side *L, side *R, const uint32_t *lo, const uint32_t *ro, int d, int threads,
+		   exg_probe_predicate pred, exg_batch_join_mode mode, const char *what)
 {
 	exg_probe_side pl = {(exg_prepared * const *) L->ptr, L->n, lo},
 				pr = {(exg_prepared * const *) R->ptr, R->n, ro};
-	exg_probe_predicate pred = d == 0 ? EXG_PROBE_INTERSECTS_3D : EXG_PROBE_INTERSECTS_2D;
 	exg_probe_stats ps = {0};
 	exg_error	err = {0};
 	uint64_t   *probe = NULL,
@@ -178,9 +179,9 @@ compare(side *L, side *R, const uint32_t *lo, const uint32_t *ro, int d, int thr
 
 	L->batch[d].order = lo;
 	R->batch[d].order = ro;
-	CHECK(exg_batch_join(&L->batch[d], &R->batch[d], NULL, &batch, &nb, NULL, &err) == EXG_OK,
-		  "%s: batch join: %s", what, err.message);
-	CHECK(exg_probe_ready(&pl, &pr, pred, threads, &ps, &err) == EXG_OK,
+	CHECK(exg_batch_join_as(&L->batch[d], &R->batch[d], mode, NULL, &batch, &nb, NULL, &err) ==
+		  EXG_OK, "%s: batch join: %s", what, err.message);
+	CHECK(exg_probe_ready(&pl, &pr, pred, threads, NULL, &ps, &err) == EXG_OK,
 		  "%s: probe ready: %s", what, err.message);
 	CHECK(exg_probe_join(&pl, &pr, pred, threads, &probe, &np, &ps, &err) == EXG_OK,
 		  "%s: probe join: %s", what, err.message);
@@ -193,6 +194,15 @@ compare(side *L, side *R, const uint32_t *lo, const uint32_t *ro, int d, int thr
 	R->batch[d].order = NULL;
 	free(probe);
 	free(batch);
+}
+
+static void
+compare(side *L, side *R, const uint32_t *lo, const uint32_t *ro, int d, int threads,
+		const char *what)
+{
+	compare_as(L, R, lo, ro, d, threads,
+			   d == 0 ? EXG_PROBE_INTERSECTS_3D : EXG_PROBE_INTERSECTS_2D,
+			   EXG_BATCH_INTERSECTS, what);
 }
 
 int
@@ -247,6 +257,49 @@ main(int argc, char **argv)
 			snprintf(what, sizeof(what), "%dD, %d thread(s), bodies left, ids repeated", 3 - d, threads);
 			compare(&bodies, &rows, lo_bodies, lo_rows, d, threads, what);
 		}
+	/*
+	 * Volumes last: the batch join marks the bodies' rows as volumes. Rows
+	 * as above against the bodies as volumes (a row inside a body meets it),
+	 * then point rows alone (the batch join's point-in-solid road) with the
+	 * points left (point-in-solid) and right (volumes).
+	 */
+	{
+		side		points;
+		uint32_t   *lo_points;
+
+		side_init(&points, NROWS);
+		for (int i = 0; i < NROWS; i++)
+		{
+			exg_shape	s;
+			exg_error	err = {0};
+			double		p[3];
+
+			near_point(&m, lo, hi, p);
+			exg_shape_init(&s);
+			s.has_z = true;
+			s.geom_type = 1;
+			exg_shape_begin_comp(&s, EXG_COMP_POINT, false, &err);
+			exg_shape_begin_ring(&s, &err);
+			exg_shape_add_vertex(&s, p[0], p[1], p[2], &err);
+			side_add(&points, &s);
+		}
+		lo_points = random_order(points.n);
+		for (int threads = 1; threads <= 2; threads++)
+		{
+			compare_as(&points, &bodies, NULL, NULL, 0, threads, EXG_PROBE_VOLUMES_RIGHT,
+					   EXG_BATCH_LOCATE, "point in solid");
+			compare_as(&points, &bodies, lo_points, lo_bodies, 0, threads, EXG_PROBE_VOLUMES_RIGHT,
+					   EXG_BATCH_LOCATE, "point in solid, ids repeated");
+			compare_as(&bodies, &points, lo_bodies, lo_points, 0, threads, EXG_PROBE_VOLUMES_LEFT,
+					   EXG_BATCH_VOLUMES, "volumes against points, ids repeated");
+			compare_as(&bodies, &rows, NULL, NULL, 0, threads, EXG_PROBE_VOLUMES_LEFT,
+					   EXG_BATCH_VOLUMES, "volumes against rows");
+			compare_as(&bodies, &rows, lo_bodies, lo_rows, 0, threads, EXG_PROBE_VOLUMES_LEFT,
+					   EXG_BATCH_VOLUMES, "volumes against rows, ids repeated");
+		}
+		free(lo_points);
+		side_free(&points);
+	}
 	free(lo_rows);
 	free(lo_bodies);
 	side_free(&bodies);

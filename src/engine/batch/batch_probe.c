@@ -7,8 +7,12 @@
  * and the primitive join share intersect_logic.h and its GMP fallback), and
  * a pair whose boxes do not meet cannot intersect (the boxes are the exact
  * double extremes of the views' vertices, compared closed: touching boxes
- * meet). Pairs are then given places and sorted once, as exg_batch_join
- * gives them.
+ * meet; a row inside a body as a volume lies inside its box). Pairs are
+ * then given places and sorted once, as exg_batch_join gives them. The
+ * volume form (exg_intersects_solid_3d: the surface met, or a vertex of
+ * some component inside) is the batch join's (its primitive pairs, and a
+ * vertex of each primitive located): without contact each component lies
+ * wholly inside or outside.
  */
 #include "batch_probe.h"
 
@@ -19,6 +23,8 @@
 #include "cancel.h"
 #include "join_internal.h"
 #include "parallel.h"
+#include "solid.h"
+#include "solid_check.h"
 #include "stats.h"
 
 static exg_status
@@ -28,7 +34,7 @@ ready_row(exg_prepared *g, exg_probe_predicate pred, exg_error *err)
 
 	/* both sides indexed: exg_intersects_* index the bigger one of a pair
 	 * on demand, which would be a write inside the parallel tests */
-	if (pred == EXG_PROBE_INTERSECTS_3D)
+	if (pred != EXG_PROBE_INTERSECTS_2D)
 		return exg_prepared_view(g, 3, true, err);
 	if ((st = exg_prepared_areas2d(g, err)) != EXG_OK)
 		return st;
@@ -39,12 +45,46 @@ ready_row(exg_prepared *g, exg_probe_predicate pred, exg_error *err)
 static const exg_view *
 row_view(const exg_prepared *g, exg_probe_predicate pred)
 {
-	return pred == EXG_PROBE_INTERSECTS_3D ? &g->view3d : &g->view2d;
+	return pred != EXG_PROBE_INTERSECTS_2D ? &g->view3d : &g->view2d;
+}
+
+/*
+ * Every non-empty body of side k judged (in row order, so that the first
+ * bad one is named, as the batch join names it); the verdicts stay with
+ * the bodies, so the parallel tests only read them.
+ */
+static exg_status
+judge_bodies(const exg_probe_side *s, int k, const exg_join_options *opt, exg_error *err)
+{
+	for (size_t i = 0; i < s->n; i++)
+	{
+		exg_prepared *g = s->rows[i];
+		char		why[EXG_ERROR_MESSAGE_LEN];
+		bool		ok;
+		exg_status	st;
+
+		if (exg_shape_is_empty(&g->shape))
+			continue;
+		if ((st = exg_solid_check(g, opt, EXG_SOLID_INSIDE, &ok, why, sizeof(why), err)) != EXG_OK)
+			return st;
+		if (!ok)
+		{
+			st = exg_fail(err, EXG_ERR_NOT_SOLID, "%s", why);
+			if (err)
+			{
+				err->row = (uint64_t) i + 1;
+				err->side = k;
+			}
+			return st;
+		}
+	}
+	return EXG_OK;
 }
 
 exg_status
 exg_probe_ready(const exg_probe_side *L, const exg_probe_side *R, exg_probe_predicate pred,
-				int threads, exg_probe_stats *stats, exg_error *err)
+				int threads, const exg_join_options *solid_opt, exg_probe_stats *stats,
+				exg_error *err)
 {
 	const exg_probe_side *side[2] = {L, R};
 	uint64_t	t0 = exg_now_ns();
@@ -93,6 +133,14 @@ exg_probe_ready(const exg_probe_side *L, const exg_probe_side *R, exg_probe_pred
 				(pred == EXG_PROBE_INTERSECTS_2D ? s->rows[i]->areas2d.prims.nprims : 0);
 		if (stats)
 			stats->prims[k] = prims;
+	}
+	if (pred == EXG_PROBE_VOLUMES_LEFT || pred == EXG_PROBE_VOLUMES_RIGHT)
+	{
+		int			k = pred == EXG_PROBE_VOLUMES_LEFT ? 0 : 1;
+		exg_status	st = judge_bodies(side[k], k, solid_opt, err);
+
+		if (st != EXG_OK)
+			return st;
 	}
 	if (stats)
 	{
@@ -220,8 +268,12 @@ exg_probe_join(const exg_probe_side *L, const exg_probe_side *R, exg_probe_predi
 			s = exg_fail(&e, EXG_ERR_INTERRUPTED, "canceled");
 		else if (pred == EXG_PROBE_INTERSECTS_3D)
 			s = exg_intersects_3d(L->rows[cand[c].a], R->rows[cand[c].b], &meets, &e);
-		else
+		else if (pred == EXG_PROBE_INTERSECTS_2D)
 			s = exg_intersects_2d(L->rows[cand[c].a], R->rows[cand[c].b], &meets, &e);
+		else if (pred == EXG_PROBE_VOLUMES_LEFT)
+			s = exg_intersects_solid_3d(L->rows[cand[c].a], R->rows[cand[c].b], &meets, &e);
+		else
+			s = exg_intersects_solid_3d(R->rows[cand[c].b], L->rows[cand[c].a], &meets, &e);
 		if (s != EXG_OK)
 		{
 #pragma omp critical (exg_probe_join_error)

@@ -15,6 +15,7 @@
 
 #include "exg_status.h"
 #include "geom_prepared.h"
+#include "join.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +25,11 @@ extern "C" {
 typedef enum exg_probe_predicate
 {
 	EXG_PROBE_INTERSECTS_3D,	/* exg_intersects_3d: EXG_BATCH_INTERSECTS, 3D */
-	EXG_PROBE_INTERSECTS_2D		/* exg_intersects_2d: EXG_BATCH_INTERSECTS, 2D */
+	EXG_PROBE_INTERSECTS_2D,	/* exg_intersects_2d: EXG_BATCH_INTERSECTS, 2D */
+	EXG_PROBE_VOLUMES_LEFT,		/* exg_intersects_solid_3d(left, right):
+								 * EXG_BATCH_VOLUMES */
+	EXG_PROBE_VOLUMES_RIGHT		/* exg_intersects_solid_3d(right, left):
+								 * EXG_BATCH_LOCATE (the left rows points) */
 } exg_probe_predicate;
 
 /* One side of a probe join: a prepared geometry per row. */
@@ -48,12 +53,17 @@ typedef struct exg_probe_stats
 /*
  * Build what the predicate reads of every row of both sides (views, their
  * indexes, 2D areas), on `threads` threads (0: all), so that the tests can
- * run in parallel without building anything. A row that fails (an invalid
- * polygon, a non-planar face) fails as the batch join would: err->row is 1
- * + the first such row, err->side its side.
+ * run in parallel without building anything; with the volume predicates,
+ * judge every non-empty body of the volume side not judged yet
+ * (solid_check.h, EXG_SOLID_INSIDE, its self-join run with solid_opt), as
+ * the batch join checks every body. A row that fails (an invalid polygon, a
+ * non-planar face, a body without a well-defined inside: EXG_ERR_NOT_SOLID
+ * with the reason) fails as the batch join would: err->row is 1 + the first
+ * such row, err->side its side.
  */
 exg_status	exg_probe_ready(const exg_probe_side *L, const exg_probe_side *R,
-							exg_probe_predicate pred, int threads, exg_probe_stats *stats,
+							exg_probe_predicate pred, int threads,
+							const exg_join_options *solid_opt, exg_probe_stats *stats,
 							exg_error *err);
 
 /*

@@ -41,6 +41,7 @@ typedef struct ProbeRows
 {
 	exg_prepared *prep[2];
 	exg_prepared **ptr[2];
+	const void **block[2];		/* the resident block a row borrows, or NULL */
 	size_t		n[2];			/* rows whose prep is initialised */
 	size_t		borrowed;		/* bodies borrowed from the store */
 	size_t		prepared;		/* bodies prepared here (kept, or not) */
@@ -69,7 +70,9 @@ probe_body_side(const ExactgpuJoin *j)
 	int			small,
 				big;
 
-	if (!exactgpu_probe_join || j->kind != EXACTGPU_JOIN_INTERSECTS)
+	if (!exactgpu_probe_join ||
+		!(j->kind == EXACTGPU_JOIN_INTERSECTS ||
+		  (j->naxes == 3 && (j->kind == EXACTGPU_JOIN_VOLUME || j->kind == EXACTGPU_JOIN_LOCATE))))
 		return -1;
 	for (int k = 0; k < 2; k++)
 	{
@@ -147,6 +150,7 @@ static void
 toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuToastRow *t,
 		  exg_prepared *out)
 {
+	const void **kept = &pr->block[k][i];
 	const struct varlena *raw = (const struct varlena *) t->ptr;
 	ResidentKey rkey;
 	bool		keyed = exactgpu_resident_enabled() &&
@@ -161,6 +165,7 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 		if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
 			probe_fail(j, &err, k, i);
 		pr->borrowed++;
+		*kept = block;
 		return;
 	}
 	v = detoast_attr((struct varlena *) raw);
@@ -178,6 +183,7 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 			exg_prepared_free(out);
 			if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
 				probe_fail(j, &err, k, i);
+			*kept = block;
 		}
 	}
 }
@@ -192,6 +198,7 @@ prepare_side(ExactgpuJoin *j, ProbeRows *pr, int k)
 	pr->prep[k] = MemoryContextAllocZero(CurrentMemoryContext,
 										 sizeof(exg_prepared) * Max(n, 1));
 	pr->ptr[k] = palloc(sizeof(exg_prepared *) * Max(n, 1));
+	pr->block[k] = palloc0(sizeof(const void *) * Max(n, 1));
 	/* ids first, so that a failing row can be named */
 	{
 		size_t		ninline = rows->n;
@@ -265,6 +272,74 @@ rows_order(const ExactgpuRows *rows, int64 **place_ids)
 	return order;
 }
 
+/* The engine's predicate for the join's kind (join_driver.c's kind_mode). */
+static exg_probe_predicate
+probe_predicate(const ExactgpuJoin *j)
+{
+	if (j->kind == EXACTGPU_JOIN_VOLUME)
+		return EXG_PROBE_VOLUMES_LEFT;
+	if (j->kind == EXACTGPU_JOIN_LOCATE)
+		return EXG_PROBE_VOLUMES_RIGHT;
+	return j->naxes == 3 ? EXG_PROBE_INTERSECTS_3D : EXG_PROBE_INTERSECTS_2D;
+}
+
+/*
+ * The solid verdicts of side k's bodies kept beside their resident blocks
+ * (by the row-level functions or an earlier probe: judging a big body is a
+ * self-join of its faces, far dearer than the probe), set on the bodies;
+ * which rows had them.
+ */
+static bool *
+verdicts_get(ProbeRows *pr, int k)
+{
+	bool	   *noted = palloc0(sizeof(bool) * Max(pr->n[k], 1));
+	ResidentVerdicts rv;
+
+	for (size_t i = 0; i < pr->n[k]; i++)
+		if (pr->block[k][i] != NULL && pr->prep[k][i].solid_judged == 0 &&
+			exactgpu_resident_note_get(pr->block[k][i], &rv, sizeof(rv)))
+		{
+			exg_solid_set_verdicts(&pr->prep[k][i], rv.solid_why, rv.inside_why);
+			noted[i] = true;
+		}
+	return noted;
+}
+
+/* ... and those judged here kept beside their blocks for every backend. */
+static void
+verdicts_set(ProbeRows *pr, int k, const bool *noted)
+{
+	ResidentVerdicts rv;
+
+	for (size_t i = 0; i < pr->n[k]; i++)
+		if (pr->block[k][i] != NULL && !noted[i] && pr->prep[k][i].solid_judged != 0)
+		{
+			memset(&rv, 0, sizeof(rv));
+			strlcpy(rv.solid_why, pr->prep[k][i].solid_why, sizeof(rv.solid_why));
+			strlcpy(rv.inside_why, pr->prep[k][i].inside_why, sizeof(rv.inside_why));
+			exactgpu_resident_note_set(pr->block[k][i], &rv, sizeof(rv));
+		}
+}
+
+/* The points of a point-in-solid join are points, as the batch join checks. */
+static void
+check_points(const ExactgpuJoin *j, const ProbeRows *pr)
+{
+	for (size_t i = 0; i < pr->n[0]; i++)
+	{
+		const exg_shape *s = &pr->prep[0][i].shape;
+
+		for (size_t c = 0; c < s->ncomps; c++)
+			if (s->comps[c].kind != EXG_COMP_POINT)
+			{
+				exg_error	err = {0};
+
+				exg_fail(&err, EXG_ERR_WRONG_KIND, "a row of the points is not a point");
+				probe_fail(j, &err, 0, i);
+			}
+	}
+}
+
 /* exactgpu_last_join_stats() and the progress NOTICE. */
 static void
 probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_probe_stats *ps,
@@ -279,7 +354,9 @@ probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_pro
 	rep->left_prims = ps->prims[0];
 	rep->right_prims = ps->prims[1];
 	rep->read_resident = pr->borrowed == nbodies ? 1 : 0;
-	snprintf(rep->semantics, sizeof(rep->semantics), "%s", j->naxes == 3 ? "3D" : "2D");
+	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
+			 j->naxes == 2 ? "2D" : j->kind == EXACTGPU_JOIN_VOLUME ? "3D volume" :
+			 j->kind == EXACTGPU_JOIN_LOCATE ? "3D point in solid" : "3D");
 	rep->read_ms = (t_read - j->t_start) / 1e6;
 	rep->join_ms = (t_end - t_read) / 1e6;
 	rep->stats.candidates = ps->box_pairs;
@@ -320,6 +397,8 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	for (int k = 0; k < 2; k++)
 		prepare_side(j, pr, k);
 	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
+	if (j->kind == EXACTGPU_JOIN_LOCATE)
+		check_points(j, pr);
 	if (j->naxes == 3)
 	{
 		bool		z[2] = {false, false},
@@ -353,11 +432,27 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	 */
 	threads = exactgpu_threads_for(small_bytes / 24, PRIMS_PER_THREAD);
 	{
-		exg_probe_predicate pred = j->naxes == 3 ? EXG_PROBE_INTERSECTS_3D : EXG_PROBE_INTERSECTS_2D;
+		exg_probe_predicate pred = probe_predicate(j);
+		int			vol = pred == EXG_PROBE_VOLUMES_LEFT ? 0 : pred == EXG_PROBE_VOLUMES_RIGHT ? 1 : -1;
+		bool	   *noted = NULL;
+		exg_join_options solid_opt;
+		exg_status	st;
 
-		if (exg_probe_ready(&side[0], &side[1], pred, threads, &ps, &err) != EXG_OK ||
-			exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
-						   &err) != EXG_OK)
+		if (vol >= 0)
+		{
+			noted = verdicts_get(pr, vol);
+			/* a body's self-join, as the row-level functions size it */
+			(void) exactgpu_join_options(&solid_opt, (j->rows[vol].len + j->rows[vol].toast_bytes) /
+										 Max(pr->n[vol], 1) / 24, 0, false);
+		}
+		st = exg_probe_ready(&side[0], &side[1], pred, threads, vol >= 0 ? &solid_opt : NULL,
+							 &ps, &err);
+		if (vol >= 0)
+			verdicts_set(pr, vol, noted);
+		if (st == EXG_OK)
+			st = exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
+								&err);
+		if (st != EXG_OK)
 		{
 			if (err.row > 0 && err.row <= pr->n[err.side != 0])
 				probe_fail(j, &err, err.side != 0, err.row - 1);

@@ -1,6 +1,7 @@
 -- The probe join (exactgpu.probe_join): a batch join of a few rows against
 -- big bodies tests only the (row, body) pairs whose boxes meet, with the
--- row-level predicate. Its pairs must be the batch join's, in the same
+-- row-level predicate (intersects in 3D and 2D, volumes, point in solid).
+-- Its pairs must be the batch join's, in the same
 -- order (ids out of order and repeated), and those the construction of the
 -- rows says: each hole's expected bodies are written beside it, worked out
 -- from the coordinates, not from any join. Without the resident store (no
@@ -128,10 +129,55 @@ FROM want LEFT JOIN got USING (id)
 WHERE want.areas IS DISTINCT FROM coalesce(got.areas, '{}')
 ORDER BY 1;
 
--- volumes and point-in-solid are not probed (their bodies' solid verdicts
--- are not kept with the prepared forms yet): the batch join, same pairs
+-- volumes: the bodies as the closed volumes they bound (hole 4, inside
+-- body 10 without touching it, meets it now)
 SELECT * FROM pj_compare('SELECT id, geom FROM pj_bodies', 'SELECT id, geom FROM pj_holes', 'ST_ExactIntersectsSolid3DJoin');
-SELECT * FROM pj_compare('SELECT id, geom FROM pj_holes WHERE GeometryType(geom) = ''POINT''', 'SELECT id, geom FROM pj_bodies', 'ST_ExactLocate3DJoin');
+SELECT * FROM pj_compare('SELECT id, geom FROM pj_bodies', 'SELECT id, geom FROM pj_holes WHERE GeometryType(geom) = ''POINT''', 'ST_ExactIntersectsSolid3DJoin');
+SELECT h.id, array_agg(DISTINCT v.left_id ORDER BY v.left_id) AS bodies
+FROM pj_holes h JOIN ST_ExactIntersectsSolid3DJoin('SELECT id, geom FROM pj_bodies', 'SELECT id, geom FROM pj_holes') v
+	ON v.right_id = h.id
+WHERE NOT (h.expect @> ARRAY[v.left_id]) GROUP BY h.id ORDER BY 1;
+SELECT device LIKE 'CPU probe%' AS probed, semantics FROM exactgpu_last_join_stats();
+
+-- point in solid: points inside, on faces, edges and vertices, just outside
+CREATE TABLE pj_points (id bigint, geom geometry, expect bigint[]);
+INSERT INTO pj_points VALUES
+	(5, 'POINT Z(2 2 2)', '{10}'),                 -- inside
+	(4, 'POINT Z(4 2 2)', '{10}'),                 -- on a face
+	(3, 'POINT Z(4 4 2)', '{10}'),                 -- on an edge
+	(3, 'POINT Z(10 0 0)', '{20}'),                -- on a vertex (id repeated)
+	(2, 'POINT Z(4.000000001 2 2)', '{}'),         -- just outside
+	(1, 'POINT Z(1 11 1)', '{30}'),                -- inside the repeated body
+	(6, 'POINT Z(7 2 2)', '{}'),                   -- between bodies
+	(7, 'MULTIPOINT Z((7 2 2), (12 2 2))', '{20}'); -- one of two inside
+SELECT * FROM pj_compare('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies', 'ST_ExactLocate3DJoin');
+WITH got AS (
+	SELECT left_id AS id, array_agg(right_id ORDER BY right_id) AS bodies
+	FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies')
+	GROUP BY left_id),
+want AS (
+	SELECT id, coalesce(array_agg(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL), '{}') AS bodies
+	FROM pj_points LEFT JOIN LATERAL unnest(expect) b ON true GROUP BY id)
+SELECT want.id, want.bodies AS expected, coalesce(got.bodies, '{}') AS probed
+FROM want LEFT JOIN got USING (id)
+WHERE want.bodies IS DISTINCT FROM coalesce(got.bodies, '{}')
+ORDER BY 1;
+SELECT device LIKE 'CPU probe%' AS probed, semantics FROM exactgpu_last_join_stats();
+-- a line among the points, and a body that is no closed surface: the
+-- same errors, naming the same rows
+INSERT INTO pj_points VALUES (8, 'LINESTRING Z(0 0 0, 1 1 1)', '{}');
+SET exactgpu.probe_join = on;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+SET exactgpu.probe_join = off;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+DELETE FROM pj_points WHERE id = 8;
+INSERT INTO pj_bodies VALUES (40, 'TIN Z(((0 0 20, 1 0 20, 0 1 20, 0 0 20)))');
+SET exactgpu.probe_join = on;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+SET exactgpu.probe_join = off;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+DELETE FROM pj_bodies WHERE id = 40;
+RESET exactgpu.probe_join;
 
 -- errors name the same row as the batch join
 INSERT INTO pj_holes VALUES (99, 'SRID=4326;LINESTRING Z(0 0 0, 1 1 1)', '{}');
@@ -149,5 +195,5 @@ RESET exactgpu.probe_join;
 
 DROP FUNCTION pj_compare(text, text, text);
 DROP FUNCTION pj_pairs(text, text, text);
-DROP TABLE pj_bodies, pj_holes, pj_areas, pj_probes2d;
+DROP TABLE pj_bodies, pj_holes, pj_areas, pj_probes2d, pj_points;
 DROP FUNCTION pj_cube(float8, float8, float8, float8, int);
