@@ -129,8 +129,9 @@ FROM want LEFT JOIN got USING (id)
 WHERE want.areas IS DISTINCT FROM coalesce(got.areas, '{}')
 ORDER BY 1;
 
--- volumes: the bodies as the closed volumes they bound (hole 4, inside
--- body 10 without touching it, meets it now)
+-- volumes: the bodies as the closed volumes they bound; the one pair not
+-- expected of the surfaces must be hole 4's with body 10 (inside it
+-- without touching it)
 SELECT * FROM pj_compare('SELECT id, geom FROM pj_bodies', 'SELECT id, geom FROM pj_holes', 'ST_ExactIntersectsSolid3DJoin');
 SELECT * FROM pj_compare('SELECT id, geom FROM pj_bodies', 'SELECT id, geom FROM pj_holes WHERE GeometryType(geom) = ''POINT''', 'ST_ExactIntersectsSolid3DJoin');
 SELECT h.id, array_agg(DISTINCT v.left_id ORDER BY v.left_id) AS bodies
@@ -152,9 +153,9 @@ INSERT INTO pj_points VALUES
 	(7, 'MULTIPOINT Z((7 2 2), (12 2 2))', '{20}'); -- one of two inside
 SELECT * FROM pj_compare('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies', 'ST_ExactLocate3DJoin');
 WITH got AS (
-	SELECT left_id AS id, array_agg(right_id ORDER BY right_id) AS bodies
+	SELECT point_id AS id, array_agg(solid_id ORDER BY solid_id) AS bodies
 	FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies')
-	GROUP BY left_id),
+	GROUP BY point_id),
 want AS (
 	SELECT id, coalesce(array_agg(DISTINCT b ORDER BY b) FILTER (WHERE b IS NOT NULL), '{}') AS bodies
 	FROM pj_points LEFT JOIN LATERAL unnest(expect) b ON true GROUP BY id)

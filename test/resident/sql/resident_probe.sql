@@ -19,19 +19,22 @@ SELECT 41 - i, CASE WHEN i % 3 = 0
 	ELSE ST_MakeLine(ST_MakePoint(0.7 * i, -1, 0.1 * i), ST_MakePoint(0.7 * i + 1, 5, 3)) END
 FROM generate_series(1, 40) i;
 
-CREATE FUNCTION rp_pairs() RETURNS TABLE (o bigint, l bigint, r bigint) LANGUAGE sql AS $$
-	SELECT o, a, b FROM ST_ExactIntersects3DJoin('SELECT id, geom FROM rp_holes',
-		'SELECT id, geom FROM rp_bodies') WITH ORDINALITY AS t(a, b, o)
-$$;
-CREATE FUNCTION rp_same(what text) RETURNS TABLE (label text, probed boolean, pairs bigint, differ bigint)
+CREATE FUNCTION rp_pairs(fn text, l text, r text) RETURNS TABLE (o bigint, a bigint, b bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT o, a, b FROM %s($1, $2) WITH ORDINALITY AS t(a, b, o)', fn) USING l, r;
+END $$;
+CREATE FUNCTION rp_same(what text, fn text DEFAULT 'ST_ExactIntersects3DJoin',
+	l text DEFAULT 'SELECT id, geom FROM rp_holes', r text DEFAULT 'SELECT id, geom FROM rp_bodies')
+	RETURNS TABLE (label text, probed boolean, pairs bigint, differ bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
 	dev text;
 BEGIN
 	SET LOCAL exactgpu.probe_join = off;
-	CREATE TEMP TABLE rp_off AS SELECT * FROM rp_pairs();
+	CREATE TEMP TABLE rp_off AS SELECT * FROM rp_pairs(fn, l, r);
 	SET LOCAL exactgpu.probe_join = on;
-	CREATE TEMP TABLE rp_on AS SELECT * FROM rp_pairs();
+	CREATE TEMP TABLE rp_on AS SELECT * FROM rp_pairs(fn, l, r);
 	SELECT device INTO dev FROM exactgpu_last_join_stats();
 	RETURN QUERY SELECT what, dev LIKE 'CPU probe%', (SELECT count(*) FROM rp_on),
 		(SELECT count(*) FROM ((TABLE rp_on EXCEPT TABLE rp_off) UNION ALL (TABLE rp_off EXCEPT TABLE rp_on)) d);
@@ -55,10 +58,19 @@ SELECT * FROM rp_same('evicted');
 SET exactgpu.resident = off;
 SELECT label, pairs, differ FROM rp_same('store off');
 RESET exactgpu.resident;
+-- volumes and point in solid: each body judged once, its verdicts kept
+-- beside its block (a note) and found there by the next join
+SELECT notes_kept AS kept_before, notes_found AS found_before FROM exactgpu_resident \gset
+SELECT * FROM rp_same('volumes', 'ST_ExactIntersectsSolid3DJoin', 'SELECT id, geom FROM rp_bodies', 'SELECT id, geom FROM rp_holes');
+SELECT notes_kept - :kept_before >= 6 AS verdicts_kept FROM exactgpu_resident;
+CREATE TABLE rp_points AS SELECT id, ST_StartPoint(geom) AS geom FROM rp_holes
+	UNION ALL SELECT 100 + id, ST_LineInterpolatePoint(geom, 0.5) FROM rp_holes;
+SELECT * FROM rp_same('point in solid', 'ST_ExactLocate3DJoin', 'SELECT id, geom FROM rp_points', 'SELECT id, geom FROM rp_bodies');
+SELECT notes_found - :found_before >= 6 AS verdicts_found FROM exactgpu_resident;
 -- no pin outlives its transaction
 SELECT count(*) FILTER (WHERE pins > 0) AS pinned FROM exactgpu_resident_entries();
 
-DROP FUNCTION rp_same(text);
-DROP FUNCTION rp_pairs();
-DROP TABLE rp_bodies, rp_holes;
+DROP FUNCTION rp_same(text, text, text, text);
+DROP FUNCTION rp_pairs(text, text, text);
+DROP TABLE rp_bodies, rp_holes, rp_points;
 DROP FUNCTION rp_cube(float8, float8, float8, float8, int);
