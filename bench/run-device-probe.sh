@@ -2,7 +2,8 @@
 # On the GPU machine (device tool): the probe join (exactgpu.probe_join) on
 # one mine (large by default), bodies kept in the resident store:
 #   1. bench/sql/probe.sql: 50 and 500 holes against every body (SRF and
-#      plain JOIN), probe on and off, the pairs' digests compared;
+#      plain JOIN; and 500 holes against the bodies as volumes), probe on
+#      and off, the pairs' digests compared;
 #   2. N clients (pgbench, 1 then 8) each joining 500 random holes against
 #      every body (SRF), probe on and off.
 # Carried: .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh after make install
@@ -46,7 +47,8 @@ pg_psql "-q -c 'SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS k
 echo '## 50 and 500 holes against every body, probe on and off (ms, medians)' >> "$report"
 echo '```' >> "$report"
 pg_psql "-q -f $work/bench/sql/probe.sql"
-for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)'; do
+for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)' \
+	'500 holes, bodies as volumes (SRF)'; do
 	for p in off on; do
 		pg_psql "-q -c \"SET statement_timeout = '${TIMEOUT:-60s}'\" -c \"SELECT bench.probe_run('$q', '$p', $reps)\"" 2>&1 |
 			sed "s/^/probe $p, $q: /" | tee -a "$report"

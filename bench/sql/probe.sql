@@ -37,7 +37,8 @@ INSERT INTO bench.probe_queries VALUES
 	('500 holes (SRF)', $q$SELECT %s FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499', 'SELECT body_id, geom FROM ore_bodies') t(l, r)$q$, 1),
 	('50 holes (SRF)', $q$SELECT %s FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1049', 'SELECT body_id, geom FROM ore_bodies') t(l, r)$q$, 2),
 	('500 holes (plain JOIN)', $q$SELECT %s FROM (SELECT h.hole_id AS l, b.body_id AS r FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.hole_id BETWEEN 1000 AND 1499) t$q$, 3),
-	('50 holes (plain JOIN)', $q$SELECT %s FROM (SELECT h.hole_id AS l, b.body_id AS r FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.hole_id BETWEEN 1000 AND 1049) t$q$, 4);
+	('50 holes (plain JOIN)', $q$SELECT %s FROM (SELECT h.hole_id AS l, b.body_id AS r FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.hole_id BETWEEN 1000 AND 1049) t$q$, 4),
+	('500 holes, bodies as volumes (SRF)', $q$SELECT %s FROM ST_ExactIntersectsSolid3DJoin('SELECT body_id, geom FROM ore_bodies', 'SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499') t(l, r)$q$, 5);
 
 CREATE OR REPLACE FUNCTION bench.probe_run(query text, probe text, reps int)
 RETURNS void LANGUAGE plpgsql AS $$
