@@ -386,6 +386,8 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	int			threads;
 	uint64		t_read,
 				small_bytes;
+	size_t		ninline[2],
+				ntoast[2];
 
 	if (body < 0)
 		return false;
@@ -395,7 +397,11 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	pr->cb.arg = pr;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pr->cb);
 	for (int k = 0; k < 2; k++)
+	{
+		ninline[k] = j->rows[k].n;
+		ntoast[k] = j->rows[k].ntoast;
 		prepare_side(j, pr, k);
+	}
 	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
 	if (j->kind == EXACTGPU_JOIN_LOCATE)
 		check_points(j, pr);
@@ -449,6 +455,21 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 							 &ps, &err);
 		if (vol >= 0)
 			verdicts_set(pr, vol, noted);
+		if (st == EXG_ERR_NOT_SOLID && vol >= 0 && err.side == vol)
+		{
+			/*
+			 * A body without a well-defined inside: the batch join says why
+			 * in its own words (its triangles, where the verdict names faces),
+			 * so it runs from the rows as read and raises the error.
+			 */
+			probe_rows_free(pr);
+			for (int k = 0; k < 2; k++)
+			{
+				j->rows[k].n = ninline[k];
+				j->rows[k].ntoast = ntoast[k];
+			}
+			return false;
+		}
 		if (st == EXG_OK)
 			st = exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
 								&err);
