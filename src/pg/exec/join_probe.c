@@ -76,6 +76,10 @@ probe_body_side(const ExactgpuJoin *j)
 		return -1;
 	for (int k = 0; k < 2; k++)
 	{
+		/* exactgpu.invalid_rows = 'skip' leaves rows out as the batch join
+		 * meets them: that join, then */
+		if (j->rows[k].skip_invalid)
+			return -1;
 		bytes[k] = j->rows[k].len + j->rows[k].toast_bytes;
 		nrows[k] = (double) (j->rows[k].n + j->rows[k].ntoast);
 		/* an empty side: the driver's join is as cheap, and lazy joins read nothing */
@@ -96,20 +100,27 @@ probe_body_side(const ExactgpuJoin *j)
 	return big;
 }
 
-/* Name row i of side k in a failure, as the driver does. */
+/* Name the row of id on side k in a failure, as the driver does. */
 static void pg_attribute_noreturn()
-probe_fail(const ExactgpuJoin *j, exg_error *err, int k, size_t i)
+probe_fail_id(const ExactgpuJoin *j, exg_error *err, int k, int64 id)
 {
 	size_t		len = strlen(err->message);
 
 	if (j->name_rows)
-		snprintf(err->message + len, sizeof(err->message) - len, " (id %lld of the %s)",
-				 (long long) j->rows[k].ids[i], j->side_name[k]);
+		snprintf(err->message + len, sizeof(err->message) - len, " (id %s of the %s)",
+				 exactgpu_rows_id_text(&j->rows[k], id), j->side_name[k]);
 	exactgpu_report(err, j->context);
 }
 
+/* ... row i of the batch order (once the TOAST rows' ids follow the others'). */
+static void pg_attribute_noreturn()
+probe_fail(const ExactgpuJoin *j, exg_error *err, int k, size_t i)
+{
+	probe_fail_id(j, err, k, j->rows[k].ids[i]);
+}
+
 static void
-parse_row(const ExactgpuJoin *j, int k, size_t i, const uint8 *g, size_t len,
+parse_row(const ExactgpuJoin *j, int k, int64 id, const uint8 *g, size_t len,
 		  exg_prepared *out)
 {
 	exg_shape	shape;
@@ -119,7 +130,7 @@ parse_row(const ExactgpuJoin *j, int k, size_t i, const uint8 *g, size_t len,
 	if (exg_gserialized_read(g, len, &shape, &err) != EXG_OK)
 	{
 		exg_shape_free(&shape);
-		probe_fail(j, &err, k, i);
+		probe_fail_id(j, &err, k, id);
 	}
 	exg_prepared_init(out, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 }
@@ -163,13 +174,13 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 	if (keyed && (block = exactgpu_resident_get(&rkey, &size)) != NULL)
 	{
 		if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
-			probe_fail(j, &err, k, i);
+			probe_fail_id(j, &err, k, t->id);
 		pr->borrowed++;
 		*kept = block;
 		return;
 	}
 	v = detoast_attr((struct varlena *) raw);
-	parse_row(j, k, i, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, out);
+	parse_row(j, k, t->id, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, out);
 	pfree(v);
 	pr->prepared++;
 	/* a view that fails is left to the probe, which names the row */
@@ -182,7 +193,7 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 			/* the kept block serves this join too: our copy goes */
 			exg_prepared_free(out);
 			if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
-				probe_fail(j, &err, k, i);
+				probe_fail_id(j, &err, k, t->id);
 			*kept = block;
 		}
 	}
@@ -199,28 +210,26 @@ prepare_side(ExactgpuJoin *j, ProbeRows *pr, int k)
 										 sizeof(exg_prepared) * Max(n, 1));
 	pr->ptr[k] = palloc(sizeof(exg_prepared *) * Max(n, 1));
 	pr->block[k] = palloc0(sizeof(const void *) * Max(n, 1));
-	/* ids first, so that a failing row can be named */
+	/* in line first, then the TOAST rows (their SRIDs noted, and failures
+	 * named, by their own ids), whose ids then follow the others' */
+	for (size_t i = 0; i < n; i++)
 	{
+		exg_prepared *g = &pr->prep[k][i];
 		size_t		ninline = rows->n;
-		ExactgpuToastRow *toast = rows->toast;
 
-		exactgpu_rows_append_toast_ids(rows);
-		for (size_t i = 0; i < n; i++)
+		CHECK_FOR_INTERRUPTS();
+		if (i < ninline)
+			parse_row(j, k, rows->ids[i], rows->data + rows->off[i],
+					  rows->off[i + 1] - rows->off[i], g);
+		else
 		{
-			exg_prepared *g = &pr->prep[k][i];
-
-			CHECK_FOR_INTERRUPTS();
-			if (i < ninline)
-				parse_row(j, k, i, rows->data + rows->off[i], rows->off[i + 1] - rows->off[i], g);
-			else
-			{
-				toast_row(j, pr, k, i, &toast[i - ninline], g);
-				exactgpu_rows_note_srid(rows, g->shape.srid, SIZE_MAX);
-			}
-			pr->n[k] = i + 1;
-			pr->ptr[k][i] = g;
+			toast_row(j, pr, k, i, &rows->toast[i - ninline], g);
+			exactgpu_rows_note_srid(rows, g->shape.srid, i - ninline);
 		}
+		pr->n[k] = i + 1;
+		pr->ptr[k][i] = g;
 	}
+	exactgpu_rows_append_toast_ids(rows);
 }
 
 static int
@@ -340,6 +349,22 @@ check_points(const ExactgpuJoin *j, const ProbeRows *pr)
 	}
 }
 
+/*
+ * Leave the join to the driver's batch join, the rows as they were read:
+ * for the few data errors the batch join words or names in its own way.
+ */
+static bool
+fall_back(ExactgpuJoin *j, ProbeRows *pr, const size_t ninline[2], const size_t ntoast[2])
+{
+	probe_rows_free(pr);
+	for (int k = 0; k < 2; k++)
+	{
+		j->rows[k].n = ninline[k];
+		j->rows[k].ntoast = ntoast[k];
+	}
+	return false;
+}
+
 /* exactgpu_last_join_stats() and the progress NOTICE. */
 static void
 probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_probe_stats *ps,
@@ -417,7 +442,9 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 					z[k] |= pr->prep[k][i].shape.has_z;
 					flat[k] |= !pr->prep[k][i].shape.has_z;
 				}
-		exactgpu_check_dims(z[0], flat[0], z[1], flat[1], j->context);
+		/* the batch join names the row without Z: its error, then */
+		if ((z[0] && flat[1]) || (flat[0] && z[1]))
+			return fall_back(j, pr, ninline, ntoast);
 	}
 	t_read = exg_now_ns();
 	for (int k = 0; k < 2; k++)
@@ -462,13 +489,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 			 * in its own words (its triangles, where the verdict names faces),
 			 * so it runs from the rows as read and raises the error.
 			 */
-			probe_rows_free(pr);
-			for (int k = 0; k < 2; k++)
-			{
-				j->rows[k].n = ninline[k];
-				j->rows[k].ntoast = ntoast[k];
-			}
-			return false;
+			return fall_back(j, pr, ninline, ntoast);
 		}
 		if (st == EXG_OK)
 			st = exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
