@@ -354,13 +354,16 @@ check_points(const ExactgpuJoin *j, const ProbeRows *pr)
  * for the few data errors the batch join words or names in its own way.
  */
 static bool
-fall_back(ExactgpuJoin *j, ProbeRows *pr, const size_t ninline[2], const size_t ntoast[2])
+fall_back(ExactgpuJoin *j, ProbeRows *pr, const ExactgpuRows saved[2])
 {
 	probe_rows_free(pr);
 	for (int k = 0; k < 2; k++)
 	{
-		j->rows[k].n = ninline[k];
-		j->rows[k].ntoast = ntoast[k];
+		/* the TOAST rows' ids were appended (their array grown, and its
+		 * capacity with it: the off array's is the saved one) */
+		j->rows[k].n = saved[k].n;
+		j->rows[k].ntoast = saved[k].ntoast;
+		j->rows[k].cap = saved[k].cap;
 	}
 	return false;
 }
@@ -411,8 +414,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	int			threads;
 	uint64		t_read,
 				small_bytes;
-	size_t		ninline[2],
-				ntoast[2];
+	ExactgpuRows saved[2];		/* the counts as read, for fall_back */
 
 	if (body < 0)
 		return false;
@@ -423,8 +425,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pr->cb);
 	for (int k = 0; k < 2; k++)
 	{
-		ninline[k] = j->rows[k].n;
-		ntoast[k] = j->rows[k].ntoast;
+		saved[k] = j->rows[k];
 		prepare_side(j, pr, k);
 	}
 	exactgpu_rows_check_srids(&j->rows[0], &j->rows[1]);
@@ -444,7 +445,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 				}
 		/* the batch join names the row without Z: its error, then */
 		if ((z[0] && flat[1]) || (flat[0] && z[1]))
-			return fall_back(j, pr, ninline, ntoast);
+			return fall_back(j, pr, saved);
 	}
 	t_read = exg_now_ns();
 	for (int k = 0; k < 2; k++)
@@ -489,7 +490,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 			 * in its own words (its triangles, where the verdict names faces),
 			 * so it runs from the rows as read and raises the error.
 			 */
-			return fall_back(j, pr, ninline, ntoast);
+			return fall_back(j, pr, saved);
 		}
 		if (st == EXG_OK)
 			st = exg_probe_join(&side[0], &side[1], pred, threads, &j->pairs, &j->npairs, &ps,
