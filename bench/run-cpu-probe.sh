@@ -41,7 +41,8 @@ psql -q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'
 echo "host: $(nproc) cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); $size mine; exactgpu.resident_memory = ${STORE_MB:-1024} MB"
 psql -q -c 'SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS bodies_kept FROM ore_bodies'
 psql -q -f bench/sql/probe.sql
-for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)'; do
+for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)' \
+	'500 holes, bodies as volumes (SRF)'; do
 	for p in off on; do
 		psql -q -c "SELECT bench.probe_run('$q', '$p', $reps)"
 	done
