@@ -41,6 +41,7 @@
 #include "box_join.h"
 #include "batch.h"
 #include "batch_packed.h"
+#include "batch_probe.h"
 
 /* solids: volumes, orientation, self-intersection, intercepts, composites */
 #include "solid.h"

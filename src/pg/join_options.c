@@ -34,6 +34,7 @@ bool		exactgpu_preloaded = false;
 int			exactgpu_result_memory_kb = RESULT_MEMORY_MAX_KB;
 /* ... nor into the planner (custom_join.c) from the custom scans' shared code */
 bool		exactgpu_enable_batch_join = true;
+bool		exactgpu_probe_join = true;
 
 ExactgpuJoinReport exactgpu_last_join;
 
@@ -125,6 +126,11 @@ exactgpu_define_join_gucs(void)
 							"A small join is done on the CPU before a GPU would have started (the first GPU join of a backend creates a CUDA context); 0 sends every join to the GPU. Answers never depend on this.",
 							&exactgpu_gpu_min_primitives, 65536, 0, INT_MAX,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("exactgpu.probe_join",
+							 "Let a batch join of a few rows against big bodies test only the (row, body) pairs whose boxes meet, against the bodies' prepared forms.",
+							 "Taken when one side is small and the other big bodies (kept in the resident store, or small enough to prepare for one join); off: every batch join flattens both sides. Answers never depend on this.",
+							 &exactgpu_probe_join, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("exactgpu.progress",
 							 "Report the phases of batch joins as NOTICEs.",
 							 NULL, &exactgpu_progress, false,

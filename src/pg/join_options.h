@@ -45,6 +45,8 @@ size_t		exactgpu_memory_budget(void);
 extern int	exactgpu_memory_limit_mb;
 extern int	exactgpu_gpu_memory_limit_mb;
 extern bool exactgpu_progress;
+/* exactgpu.probe_join: batch joins of a few rows against big bodies probe them (exec/join_probe.c) */
+extern bool exactgpu_probe_join;
 
 /* exactgpu.parallel_read: when batch joins read with parallel workers. */
 typedef enum ExactgpuParallelRead

@@ -19,6 +19,7 @@
 #include "invalid_rows.h"
 #include "join_driver.h"
 #include "join_options.h"
+#include "join_probe.h"
 
 /* exactgpu_last_join_stats().semantics of each kind in 3D */
 static const char *const kind_semantics[] = {
@@ -639,6 +640,10 @@ join_run_once(ExactgpuJoin *j, bool by_id)
 	uint64		nrows[2],
 				nprims[2];
 
+	/* a few rows against big bodies: only the pairs whose boxes meet are
+	 * tested, against the bodies' prepared forms (join_probe.c) */
+	if (exactgpu_join_probe(j, by_id))
+		return true;
 	/* in-line rows parsed on the thread pool, out-of-line ones by parallel
 	 * workers when it pays; batch row i is the row of ids[i] */
 	exactgpu_rows_flatten(rows, batch, 2, &j->read);

@@ -516,12 +516,6 @@ static uint64 solid_memo_tick;
  * block is the value (its key is the value's identity) and its policy, so
  * the verdicts cannot be another value's.
  */
-typedef struct ResidentVerdicts
-{
-	char		solid_why[EXG_ERROR_MESSAGE_LEN];
-	char		inside_why[EXG_ERROR_MESSAGE_LEN];
-} ResidentVerdicts;
-
 /* The resident block e borrows, if it is still pinned by this transaction. */
 static const void *
 entry_block(const GeomCacheEntry *e)

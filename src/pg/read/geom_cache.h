@@ -72,4 +72,16 @@ bool		exactgpu_solid_verdict(FunctionCallInfo fcinfo, exg_prepared *g, bool need
 void		exactgpu_require_solid(FunctionCallInfo fcinfo, exg_prepared *g, bool need_valid,
 								   const char *context);
 
+/*
+ * A resident body's solid verdicts, the note kept beside its block in the
+ * store (exactgpu_resident_note_get/_set): what exg_prepared keeps, "" or
+ * the reason for each need. Read and written by the row-level functions
+ * here and by the probe join (exec/join_probe.c), in this one layout.
+ */
+typedef struct ResidentVerdicts
+{
+	char		solid_why[EXG_ERROR_MESSAGE_LEN];
+	char		inside_why[EXG_ERROR_MESSAGE_LEN];
+} ResidentVerdicts;
+
 #endif							/* EXACTGPU_GEOM_CACHE_H */

@@ -1,0 +1,78 @@
+#!/bin/sh
+# On the GPU machine (device tool): the probe join (exactgpu.probe_join) on
+# one mine (large by default), bodies kept in the resident store:
+#   1. bench/sql/probe.sql: 50 and 500 holes against every body (SRF and
+#      plain JOIN; and 500 holes against the bodies as volumes), probe on
+#      and off, the pairs' digests compared;
+#   2. N clients (pgbench, 1 then 8) each joining 500 random holes against
+#      every body (SRF), probe on and off.
+# Carried: .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh after make install
+# of a CUDA build), demo/bin/minegen. Results: $OUT/probe.md.
+#   SIZE=large REPS=10 SECONDS_EACH=15 STORE_MB=16384 bench/run-device-probe.sh
+set -eu
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+size=${SIZE:-large}
+store_mb=${STORE_MB:-16384}
+reps=${REPS:-10}
+[ -x demo/bin/minegen ] || make -s demo/bin/minegen
+. bench/lib/pg-cluster.sh
+work=/tmp/exactgpu-probe
+pg_cluster_init "$work" bench
+ncores=$(nproc)
+pg_cluster_start "-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
+ -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
+ -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
+ -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=exactgpu \
+ -c exactgpu.resident_memory=$store_mb -c max_connections=100"
+report="$out/probe.md"
+{
+	echo "# exactgpu: the probe join ($size mine, store on)"
+	echo
+	echo "Device: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo none);" \
+		"host: $ncores cores; date (UTC): $(date -u +%Y-%m-%dT%H:%MZ); exactgpu.resident_memory = $store_mb MB"
+	echo
+} > "$report"
+pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
+t0=$(date +%s)
+mkdir -p "$work/mine" && demo/bin/minegen --size "$size" --out "$work/mine" >/dev/null && chown -R pg "$work/mine"
+pg_psql "-q -v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
+pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+echo "$size mine generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
+
+# the bodies' prepared forms kept (what the probe borrows); the batch join
+# keeps its flattened side on its first run (run 0 of bench.probe_run)
+pg_psql "-q -c 'SELECT count(*) FILTER (WHERE exactgpu_resident_keep(geom)) AS kept FROM ore_bodies'" | tee -a "$report"
+echo '## 50 and 500 holes against every body, probe on and off (ms, medians)' >> "$report"
+echo '```' >> "$report"
+pg_psql "-q -f $work/bench/sql/probe.sql"
+for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)' \
+	'500 holes, bodies as volumes (SRF)'; do
+	for p in off on; do
+		pg_psql "-q -c \"SET statement_timeout = '${TIMEOUT:-60s}'\" -c \"SELECT bench.probe_run('$q', '$p', $reps)\"" 2>&1 |
+			sed "s/^/probe $p, $q: /" | tee -a "$report"
+	done
+done
+pg_psql "-v report=1 -f $work/bench/sql/probe.sql" 2>&1 | tee -a "$report"
+# one join of each with the progress NOTICEs, for the phases
+pg_psql "-q -c 'SET exactgpu.progress = on' -c \"SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+echo '```' >> "$report"
+
+# concurrency: each client joins 500 holes (a random range) against every body
+cat > "$work/q500.sql" <<'SQL'
+\set lo random(1, 19000)
+SELECT count(*) FROM ST_ExactIntersects3DJoin(format('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN %s AND %s', :lo, :lo + 499), 'SELECT body_id, geom FROM ore_bodies');
+SQL
+chown pg "$work/q500.sql"
+echo "## clients each joining 500 random holes against every body (SRF, store on)" >> "$report"
+echo '```' >> "$report"
+for p in off on; do
+	for c in 1 8; do
+		as_pg "PGOPTIONS='-c exactgpu.probe_join=$p' pgbench -n -h /tmp -d postgres -c $c -j $c -T ${SECONDS_EACH:-15} -f $work/q500.sql" 2>&1 |
+			grep -E '^(number of clients|tps|latency average|number of transactions actually)' |
+			sed "s/^/probe $p, clients=$c: /" | tee -a "$report"
+	done
+done
+echo '```' >> "$report"
+pg_psql "-c 'SELECT * FROM exactgpu_resident'" | tee -a "$report"
