@@ -492,9 +492,9 @@ find_flat_row(const ExactgpuJoin *j, int k, size_t *row)
  * its z as 0): an error naming such a row, where one was read in line.
  */
 static void
-check_dims_named(const ExactgpuJoin *j)
+check_dims_named(const ExactgpuJoin *j, bool holes_only)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < (holes_only ? 1 : 2); k++)
 	{
 		size_t		row;
 
@@ -509,6 +509,12 @@ check_dims_named(const ExactgpuJoin *j)
 					 errdetail("exactgpu does not guess an elevation for 2D geometries."),
 					 errhint("Give the 2D geometry its elevation with ST_Force3D(geom, z), or compare in 2D with ST_ExactIntersects / ST_ExactIntersectsJoin.")));
 		}
+	}
+	if (holes_only)
+	{
+		if (j->batch[0].nrows_flat > 0 && j->batch[1].nrows_z > 0)
+			exactgpu_check_dims(false, true, true, false, j->context);
+		return;
 	}
 	exactgpu_check_dims(j->batch[0].nrows_z > 0, j->batch[0].nrows_flat > 0,
 						j->batch[1].nrows_z > 0, j->batch[1].nrows_flat > 0, j->context);
@@ -651,7 +657,12 @@ join_run_once(ExactgpuJoin *j, bool by_id)
 	/* as the predicates row by row: in 3D a geometry without Z meets none
 	 * with Z (the batch would read its z as 0) */
 	if (j->naxes == 3 && j->kind != EXACTGPU_JOIN_INTERCEPTS)
-		check_dims_named(j);
+		check_dims_named(j, false);
+	/* intercepts: a hole without Z against bodies with Z, as row by row (a
+	 * body without Z the engine refuses in its own words: it bounds no
+	 * volume) */
+	else if (j->naxes == 3)
+		check_dims_named(j, true);
 	for (int k = 0; k < 2; k++)
 	{
 		nrows[k] = j->rows[k].n;

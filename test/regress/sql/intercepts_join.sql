@@ -107,3 +107,8 @@ SELECT count(*) FROM ST_ExactIntercepts3DJoin('SELECT hid, trace FROM icj_holes 
 
 DROP TABLE icj_join, icj_rows, icj_holes, icj_bodies;
 DROP FUNCTION icj_cube(float8, float8, float8, float8);
+
+-- A hole without Z against bodies with Z is refused as row by row, naming
+-- the hole (it would otherwise be read at z = 0)
+SELECT * FROM ST_ExactIntercepts3DJoin('SELECT 1, ''LINESTRING (0.2 0.2, 0.3 0.3)''::geometry',
+	'SELECT 2, ''TIN Z (((0 0 0,1 0 0,0 1 0,0 0 0)),((0 0 0,0 1 0,0 0 1,0 0 0)),((0 0 0,0 0 1,1 0 0,0 0 0)),((1 0 0,0 0 1,0 1 0,1 0 0)))''::geometry');

@@ -4,6 +4,9 @@
 -- runs must give the pairs the backend gives joining itself
 -- (exactgpu.device = 'cpu' keeps a join in the backend).
 SET client_min_messages = warning;
+-- the probe join answers a few rows against resident bodies on the CPU,
+-- before any GPU: off here, so that these joins reach the service
+SET exactgpu.probe_join = off;
 SELECT setseed(0.25);
 SELECT running, starts >= 1 AS started, state, lanes >= 1 AS has_lanes FROM exactgpu_gpu_service;
 CREATE TEMP TABLE served0 AS SELECT joins_served, joins_cancelled FROM exactgpu_gpu_service;
