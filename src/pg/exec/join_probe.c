@@ -232,55 +232,6 @@ prepare_side(ExactgpuJoin *j, ProbeRows *pr, int k)
 	exactgpu_rows_append_toast_ids(rows);
 }
 
-static int
-cmp_rows_by_id(const void *x, const void *y, void *arg)
-{
-	const int64 *ids = arg;
-	int64		a = ids[*(const uint32 *) x],
-				b = ids[*(const uint32 *) y];
-
-	return (a > b) - (a < b);
-}
-
-/*
- * Each row's place in the id order, rows of one id at one place, and the
- * place's id: as the driver orders a batch (join_driver.c, rows_order),
- * so that the pairs come out the same. NULL when the ids grow strictly.
- */
-static uint32 *
-rows_order(const ExactgpuRows *rows, int64 **place_ids)
-{
-	size_t		n = rows->n,
-				i,
-				places = 0;
-	uint32	   *by_id,
-			   *order;
-	int64	   *pid;
-
-	*place_ids = rows->ids;
-	for (i = 1; i < n && rows->ids[i - 1] < rows->ids[i]; i++)
-		;
-	if (i >= n)
-		return NULL;
-	by_id = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
-	for (i = 0; i < n; i++)
-		by_id[i] = (uint32) i;
-	qsort_interruptible(by_id, n, sizeof(uint32), cmp_rows_by_id, rows->ids);
-	order = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
-	pid = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
-	for (i = 0; i < n; i++)
-	{
-		int64		id = rows->ids[by_id[i]];
-
-		if (places == 0 || id != pid[places - 1])
-			pid[places++] = id;
-		order[by_id[i]] = (uint32) (places - 1);
-	}
-	pfree(by_id);
-	*place_ids = pid;
-	return order;
-}
-
 /* The engine's predicate for the join's kind (join_driver.c's kind_mode). */
 static exg_probe_predicate
 probe_predicate(const ExactgpuJoin *j)
@@ -455,7 +406,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 		side[k].order = NULL;
 		j->place_ids[k] = j->rows[k].ids;
 		if (by_id)
-			side[k].order = rows_order(&j->rows[k], &j->place_ids[k]);
+			side[k].order = exactgpu_rows_order(&j->rows[k], &j->place_ids[k]);
 	}
 	/*
 	 * Threads by the small side's size (about its vertices: 24 bytes each),

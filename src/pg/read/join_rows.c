@@ -481,3 +481,54 @@ exactgpu_read_query_rows(const char *sql, const char *which, ExactgpuRows *rows)
 	SPI_freeplan(plan);
 	exactgpu_rows_order_keys(rows);
 }
+
+static int
+cmp_rows_by_id(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = arg;
+	int64		a = ids[*(const uint32 *) x],
+				b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The place of each row of a side in the result's order (exg_batch.order):
+ * by id, rows that share an id at one place, so that the engine's one sort
+ * of the row pairs leaves them in id order, each id pair once. *place_ids
+ * gets the id of each place. NULL, with the rows' ids as place ids, when
+ * the ids grow strictly with the rows, as they usually do.
+ */
+uint32 *
+exactgpu_rows_order(const ExactgpuRows *rows, int64 **place_ids)
+{
+	size_t		n = rows->n,
+				i,
+				places = 0;
+	uint32	   *by_id,
+			   *order;
+	int64	   *pid;
+
+	*place_ids = rows->ids;
+	for (i = 1; i < n && rows->ids[i - 1] < rows->ids[i]; i++)
+		;
+	if (i >= n)
+		return NULL;
+	by_id = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+		by_id[i] = (uint32) i;
+	qsort_interruptible(by_id, n, sizeof(uint32), cmp_rows_by_id, rows->ids);
+	order = palloc_extended(n * sizeof(uint32), MCXT_ALLOC_HUGE);
+	pid = palloc_extended(n * sizeof(int64), MCXT_ALLOC_HUGE);
+	for (i = 0; i < n; i++)
+	{
+		int64		id = rows->ids[by_id[i]];
+
+		if (places == 0 || id != pid[places - 1])
+			pid[places++] = id;
+		order[by_id[i]] = (uint32) (places - 1);
+	}
+	pfree(by_id);
+	*place_ids = pid;
+	return order;
+}

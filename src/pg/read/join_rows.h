@@ -262,4 +262,13 @@ void		exactgpu_rows_note_srid(ExactgpuRows *rows, int32 srid, size_t toast_row);
 /* ... and once its TOAST rows are taken, their ids follow the others'. */
 void		exactgpu_rows_append_toast_ids(ExactgpuRows *rows);
 
+/*
+ * The place of each row of a side in the result's order (exg_batch.order):
+ * by id, rows that share an id at one place, so that the engine's one sort
+ * of the row pairs leaves them in id order, each id pair once. *place_ids
+ * gets the id of each place. NULL, with the rows' ids as place ids, when
+ * the ids grow strictly with the rows, as they usually do.
+ */
+uint32	   *exactgpu_rows_order(const ExactgpuRows *rows, int64 **place_ids);
+
 #endif							/* EXACTGPU_JOIN_ROWS_H */
