@@ -667,7 +667,7 @@ exactgpu_join_run(ExactgpuJoin *j, bool by_id)
 	for (int k = 0; k < 2; k++)
 		if (!j->name_rows)
 			j->rows[k].side_name = NULL;	/* ids are tuple numbers */
-	skip_unreadable(j, j->naxes == 3 && j->kind != EXACTGPU_JOIN_INTERCEPTS);
+	skip_unreadable(j, j->naxes == 3);
 	while (!join_run_once(j, by_id))
 		;
 	if (j->rows[0].skip_invalid)

@@ -101,8 +101,8 @@ FROM (VALUES
 	('ST_ExactLocate3DJoin', 'ir_points', 'ir_bodies', '{parse,z,point}', '{parse,z,srid,solid}', ''''''),
 	('ST_BoxJoin', 'ir_holes', 'ir_bodies', '{parse,srid}', '{parse,srid}', ''''''),
 	('ST_3DBoxJoin', 'ir_points', 'ir_bodies', '{parse}', '{parse,srid}', ''''''),
-	('ST_ExactIntercepts3DJoin', 'ir_holes', 'ir_bodies', '{parse,srid,line}', '{parse,srid,solid}', 'from_m || '':'' || to_m'),
-	('ST_ExactInterceptPieces3DJoin', 'ir_holes', 'ir_bodies', '{parse,srid,line}', '{parse,srid,solid}',
+	('ST_ExactIntercepts3DJoin', 'ir_holes', 'ir_bodies', '{parse,z,srid,line}', '{parse,z,srid,solid}', 'from_m || '':'' || to_m'),
+	('ST_ExactInterceptPieces3DJoin', 'ir_holes', 'ir_bodies', '{parse,z,srid,line}', '{parse,z,srid,solid}',
 	 'from_m || '':'' || to_m || '':'' || ST_AsEWKT(piece)')) f(fn, lt, rt, lb, rb, ex)
 ORDER BY 1;
 
