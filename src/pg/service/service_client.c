@@ -12,8 +12,8 @@
 
 #include "service_shmem.h"
 
-/* How long a starting or restarting service is waited for before an ERROR. */
-#define SERVICE_START_WAIT_MS 5000
+/* How long a join abandoned by this session (cancelled) is waited for. */
+#define SERVICE_ABANDONED_WAIT_MS 5000
 /* How long a cancelled join's lane is waited for before the slot is left to it. */
 #define SERVICE_CANCEL_WAIT_MS 5000
 
@@ -106,25 +106,18 @@ wake_service(ServiceShared *s)
 		SetLatch(latch);
 }
 
-/* The service up, waited for while it starts or restarts; its generation. */
+/*
+ * The service up (exactgpu_service_serves waits for one that is starting
+ * or restarting, and raises an error when none comes); its generation.
+ */
 static uint32
 service_wait_running(ServiceShared *s)
 {
-	for (int waited = 0;; waited += 10)
-	{
-		if (s->running)
-			return pg_atomic_read_u32(&s->generation);
-		if (waited >= SERVICE_START_WAIT_MS)
-			ereport(ERROR,
-					(errcode(ERRCODE_CANNOT_CONNECT_NOW),
-					 errmsg("the exactgpu GPU service is not running (%s)", s->state),
-					 errhint("It restarts by itself within seconds; see the view exactgpu_gpu_service. "
-							 "SET exactgpu.device = 'cpu' joins without it.")));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10,
-						 PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
+	if (!exactgpu_service_serves())
+		ereport(ERROR,
+				(errcode(ERRCODE_CANNOT_CONNECT_NOW),
+				 errmsg("the exactgpu GPU service is not running (%s)", s->state)));
+	return pg_atomic_read_u32(&s->generation);
 }
 
 /*
@@ -139,7 +132,7 @@ slot_take(ServiceShared *s)
 
 	for (int waited = 0; pg_atomic_read_u32(&slot->state) != SLOT_FREE; waited += 10)
 	{
-		if (!service_alive(s, slot->generation) || waited >= SERVICE_START_WAIT_MS)
+		if (!service_alive(s, slot->generation) || waited >= SERVICE_ABANDONED_WAIT_MS)
 		{
 			/* the service that had it is gone: nobody else writes it */
 			if (!service_alive(s, slot->generation))
