@@ -341,6 +341,17 @@ run_intercepts(ExactgpuJoin *j)
 	return true;
 }
 
+/* A join the GPU service ran: said after its device, with its queue and copy. */
+static void
+name_service(exg_join_stats *stats, const ExactgpuServiceResult *res)
+{
+	size_t		len = strlen(stats->device_name);
+
+	snprintf(stats->device_name + len, sizeof(stats->device_name) - len,
+			 " via the GPU service (queued %.1f ms, %llu kB copied)", res->queued_ms,
+			 (unsigned long long) (res->bytes_sent + 1023) / 1024);
+}
+
 /*
  * The join in the GPU service (gpu_service.h): the same engine call, made
  * by the process that owns the GPUs; the device name says where it ran
@@ -353,7 +364,6 @@ run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport 
 	ExactgpuServiceResult res;
 	ExactgpuServiceKeep keep[2];
 	exg_status	st;
-	size_t		len;
 
 	for (int k = 0; k < 2; k++)
 	{
@@ -373,10 +383,7 @@ run_in_service(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport 
 	rep->service_bytes_sent = res.bytes_sent;
 	rep->service_run_ms = res.run_ms;
 	rep->service_back_ms = res.back_ms;
-	len = strlen(rep->stats.device_name);
-	snprintf(rep->stats.device_name + len, sizeof(rep->stats.device_name) - len,
-			 " via the GPU service (queued %.1f ms, %llu kB copied)", res.queued_ms,
-			 (unsigned long long) (res.bytes_sent + 1023) / 1024);
+	name_service(&rep->stats, &res);
 	return st;
 }
 
@@ -781,15 +788,11 @@ box_join_in_service(const exg_box_set *A, const exg_box_set *B, int naxes,
 {
 	ExactgpuServiceResult res;
 	exg_status	st;
-	size_t		len;
 
 	st = exactgpu_service_box_join(A, B, naxes, opt, &res, stats, err);
 	if (st != EXG_OK)
 		return st;
-	len = strlen(stats->device_name);
-	snprintf(stats->device_name + len, sizeof(stats->device_name) - len,
-			 " via the GPU service (queued %.1f ms, %llu kB copied)", res.queued_ms,
-			 (unsigned long long) (res.bytes_sent + 1023) / 1024);
+	name_service(stats, &res);
 	PG_TRY();
 	{
 		const exg_pair *pairs = (const exg_pair *) res.pairs;

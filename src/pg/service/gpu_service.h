@@ -56,7 +56,6 @@ typedef struct ExactgpuServiceResult
 	double		send_ms;		/* inputs laid out for the service */
 	double		back_ms;		/* done to the pairs copied back and the slot free */
 	uint64		bytes_sent;		/* bytes copied into the request (not by address) */
-	int			lane;
 } ExactgpuServiceResult;
 
 /* _PG_init: the setting, and when preloaded the shared memory and the worker. */

@@ -264,7 +264,6 @@ submit(ServiceRequest *req, Size size, uint64 copied, uint64 work,
 		*stats = slot->stats;
 	if (status != EXG_OK)
 		*err = slot->err;
-	res->lane = slot->lane;
 	res->queued_ms = slot->started_ns > slot->submitted_ns ?
 		(slot->started_ns - slot->submitted_ns) / 1e6 : 0;
 	res->run_ms = (slot->done_ns - slot->started_ns) / 1e6;

@@ -107,27 +107,18 @@ box_sink(void *arg, const exg_pair *pairs, size_t n)
 	return EXG_OK;
 }
 
+/* The engine call of the lane's job, its outcome in the lane. */
 static void
-run_job(ServiceLane *lane)
+engine_call(ServiceLane *lane)
 {
 	memset(&lane->stats, 0, sizeof(lane->stats));
 	memset(&lane->err, 0, sizeof(lane->err));
+	free(lane->pairs);
 	lane->pairs = NULL;
 	lane->npairs = 0;
-	lane->started_ns = exg_now_ns();
-	/* resident bodies and in-place sides: pinned once for the service's life */
-	for (int i = 0; i < lane->nlasting; i++)
-		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
 	lane->pairs_cap = 0;
-	lane->gpu_failure[0] = '\0';
-	if (lane->opt.worker_threads <= 0 || lane->opt.worker_threads > lane->pool)
-		lane->opt.worker_threads = lane->pool;
-	(void) exg_engine_workers_start(lane->opt.worker_threads);
-	/* bodies that have not changed: uploaded once per GPU, not per join */
-	for (int k = 0; k < 2; k++)
-		if (lane->keep_tag[k] != 0 && lane->device >= 0)
-			(void) exg_gpu_keep(lane->keep[k], lane->keep_bytes[k], lane->keep_tag[k]);
-	if (lane->job == LANE_BATCH_JOIN && lane->split_n > 1 && lane->device >= 0)
+	if (lane->job == LANE_BATCH_JOIN && lane->split_n > 1 &&
+		lane->opt.device != EXG_DEVICE_CPU)
 		lane->status = exg_batch_join_devices(&lane->side[0], &lane->side[1],
 											  (exg_batch_join_mode) lane->mode,
 											  lane->split_devices, lane->split_n, -1,
@@ -149,6 +140,24 @@ run_job(ServiceLane *lane)
 			exg_fail(&lane->err, EXG_ERR_NOMEM, "out of memory keeping %zu box pairs",
 					 lane->npairs);
 	}
+}
+
+static void
+run_job(ServiceLane *lane)
+{
+	lane->started_ns = exg_now_ns();
+	/* resident bodies and in-place sides: pinned once for the service's life */
+	for (int i = 0; i < lane->nlasting; i++)
+		(void) exg_host_lasting(lane->lasting[i], lane->lasting_bytes[i]);
+	lane->gpu_failure[0] = '\0';
+	if (lane->opt.worker_threads <= 0 || lane->opt.worker_threads > lane->pool)
+		lane->opt.worker_threads = lane->pool;
+	(void) exg_engine_workers_start(lane->opt.worker_threads);
+	/* bodies that have not changed: uploaded once per GPU, not per join */
+	for (int k = 0; k < 2; k++)
+		if (lane->keep_tag[k] != 0 && lane->device >= 0)
+			(void) exg_gpu_keep(lane->keep[k], lane->keep_bytes[k], lane->keep_tag[k]);
+	engine_call(lane);
 	/*
 	 * A GPU that failed (a CUDA error other than memory, which the join
 	 * handles by splitting its input): the same join on the CPU, said in
@@ -156,33 +165,14 @@ run_job(ServiceLane *lane)
 	 */
 	if (lane->status == EXG_ERR_DEVICE && lane->device >= 0)
 	{
-		char		why[EXG_ERROR_MESSAGE_LEN];
 		size_t		len;
 
-		memcpy(why, lane->err.message, sizeof(why));
-		free(lane->pairs);
-		lane->pairs = NULL;
-		lane->npairs = 0;
-		lane->pairs_cap = 0;
-		memset(&lane->err, 0, sizeof(lane->err));
-		memset(&lane->stats, 0, sizeof(lane->stats));
+		snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", lane->err.message);
 		lane->opt.device = EXG_DEVICE_CPU;
-		if (lane->job == LANE_BATCH_JOIN)
-			lane->status = exg_batch_join_as(&lane->side[0], &lane->side[1],
-											 (exg_batch_join_mode) lane->mode, &lane->opt,
-											 &lane->pairs, &lane->npairs, &lane->stats,
-											 &lane->err);
-		else if (lane->job == LANE_INTERCEPTS)
-			lane->status = exg_intercepts_candidates(&lane->side[0], &lane->side[1],
-													 &lane->opt, &lane->pairs, &lane->npairs,
-													 &lane->stats, &lane->err);
-		else
-			lane->status = exg_box_join(&lane->box[0], &lane->box[1], lane->box_naxes,
-										&lane->opt, box_sink, lane, &lane->stats, &lane->err);
+		engine_call(lane);
 		len = strlen(lane->stats.device_name);
 		snprintf(lane->stats.device_name + len, sizeof(lane->stats.device_name) - len,
 				 " after a GPU failure");
-		snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", why);
 	}
 	lane->done_ns = exg_now_ns();
 	lane->joins++;

@@ -285,7 +285,6 @@ collect(ServiceLane *lane, LaneJob *job)
 		slot->status = lane->status;
 		slot->err = lane->err;
 		slot->stats = lane->stats;
-		slot->lane = lane->index;
 		slot->npairs = lane->status == EXG_OK ? lane->npairs : 0;
 		slot->result = DSM_HANDLE_INVALID;
 		if (slot->npairs > 0)

@@ -88,7 +88,6 @@ typedef struct ServiceSlot
 	exg_join_stats stats;
 	dsm_handle	result;			/* the pairs, when npairs > 0 */
 	uint64		npairs;
-	int32		lane;
 } ServiceSlot;
 
 typedef struct ServiceShared
