@@ -112,7 +112,6 @@ exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int thread
 	const uint32_t *tri,
 			   *owner;
 	size_t		bad = SIZE_MAX;
-	uint8_t    *solid;
 	int			t = exg_threads(threads);
 
 	if (b->nrows != 0 || b->nprims != 0 || b->nverts != 0)
@@ -150,13 +149,29 @@ exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int thread
 	if (bad != SIZE_MAX)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "packed batch: a primitive refers to a vertex or row it does not have");
 
-	solid = realloc(b->solid, h.nrows ? h.nrows : 1);
+	{
+		exg_batch_counts c = {h.nverts, h.nprims, h.nrows, h.nsolid, h.nrows_z, h.nrows_flat};
+
+		return exg_batch_borrow_arrays(b, &c, (double *) (p + h.off_xyz), (uint32_t *) tri,
+									   (uint32_t *) owner, p + h.off_solid, err);
+	}
+}
+
+exg_status
+exg_batch_borrow_arrays(exg_batch *b, const exg_batch_counts *c, double *xyz, uint32_t *tri,
+						uint32_t *owner, const uint8_t *solid_flags, exg_error *err)
+{
+	uint8_t    *solid;
+
+	if (b->nrows != 0 || b->nprims != 0 || b->nverts != 0)
+		return exg_fail(err, EXG_ERR_ARGUMENT, "only an empty batch borrows arrays");
+	solid = realloc(b->solid, c->nrows ? c->nrows : 1);
 	if (solid == NULL)
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory borrowing a packed batch");
-	if (h.nrows)
-		memcpy(solid, p + h.off_solid, h.nrows);
+		return exg_fail(err, EXG_ERR_NOMEM, "out of memory borrowing a batch");
+	if (c->nrows)
+		memcpy(solid, solid_flags, c->nrows);
 	b->solid = solid;
-	b->solid_cap = h.nrows;
+	b->solid_cap = c->nrows;
 	/* the batch is empty: it may hold empty buffers of its own */
 	if (!b->borrowed)
 	{
@@ -165,15 +180,15 @@ exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int thread
 		free(b->owner);
 	}
 	/* read only through these: a borrowed batch is never appended to */
-	b->xyz = (double *) (p + h.off_xyz);
-	b->tri = (uint32_t *) tri;
-	b->owner = (uint32_t *) owner;
-	b->verts_cap = b->nverts = h.nverts;
-	b->prims_cap = b->nprims = h.nprims;
-	b->nrows = h.nrows;
-	b->nsolid = h.nsolid;
-	b->nrows_z = h.nrows_z;
-	b->nrows_flat = h.nrows_flat;
+	b->xyz = xyz;
+	b->tri = tri;
+	b->owner = owner;
+	b->verts_cap = b->nverts = c->nverts;
+	b->prims_cap = b->nprims = c->nprims;
+	b->nrows = c->nrows;
+	b->nsolid = c->nsolid;
+	b->nrows_z = c->nrows_z;
+	b->nrows_flat = c->nrows_flat;
 	b->borrowed = true;
 	return EXG_OK;
 }

@@ -9,6 +9,7 @@
 #define EXG_BATCH_PACKED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "batch.h"
 #include "exg_status.h"
@@ -31,6 +32,29 @@ void		exg_batch_pack(const exg_batch *b, void *block);
  * of other axes or policy, or whose indices point outside it.
  */
 exg_status	exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int threads,
+									exg_error *err);
+
+/* A batch's counts, as exg_batch_borrow_arrays takes them. */
+typedef struct exg_batch_counts
+{
+	uint64_t	nverts,
+				nprims,
+				nrows,
+				nsolid,
+				nrows_z,
+				nrows_flat;
+} exg_batch_counts;
+
+/*
+ * Make the empty batch b borrow a flattened side's arrays laid out
+ * elsewhere (a packed block, or another process's side in shared memory):
+ * xyz, tri and owner stay there (b->borrowed, read only), the per-row
+ * flags are copied (the join may set them). No index is checked: the
+ * arrays must be a batch's as it was flattened (exg_batch_borrow_packed
+ * checks a block's first).
+ */
+exg_status	exg_batch_borrow_arrays(exg_batch *b, const exg_batch_counts *c, double *xyz,
+									uint32_t *tri, uint32_t *owner, const uint8_t *solid_flags,
 									exg_error *err);
 
 #ifdef __cplusplus

@@ -66,6 +66,8 @@ side_batch(exg_batch *b, const ServiceSide *s, char *base, ServiceLane *lane)
 {
 	const ServiceArray *arrays[3] = {&s->xyz, &s->tri, &s->owner};
 	void	   *p[3];
+	exg_batch_counts c = {s->nverts, s->nprims, s->nrows, s->nsolid, s->nrows_z, s->nrows_flat};
+	exg_error	err = {0};
 
 	for (int i = 0; i < 3; i++)
 	{
@@ -79,25 +81,12 @@ side_batch(exg_batch *b, const ServiceSide *s, char *base, ServiceLane *lane)
 		}
 	}
 	exg_batch_init(b, s->naxes, (exg_nonplanar_policy) s->policy);
-	b->xyz = p[0];
-	b->tri = p[1];
-	b->owner = p[2];
-	b->verts_cap = b->nverts = s->nverts;
-	b->prims_cap = b->nprims = s->nprims;
-	b->nrows = s->nrows;
-	b->nsolid = s->nsolid;
-	b->nrows_z = s->nrows_z;
-	b->nrows_flat = s->nrows_flat;
-	b->solid = malloc(s->nrows ? s->nrows : 1);
-	if (b->solid == NULL)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	if (s->nrows)
-		memcpy(b->solid, base + s->solid.where, s->nrows);
-	b->solid_cap = s->nrows;
+	if (exg_batch_borrow_arrays(b, &c, p[0], p[1], p[2], (const uint8_t *) base + s->solid.where,
+								&err) != EXG_OK)
+		exactgpu_report(&err, "exactgpu gpu service");
 	if (s->order.bytes > 0)
 		b->order = s->order.by_address ? (const uint32_t *) (uintptr_t) s->order.where
 			: (const uint32_t *) (base + s->order.where);
-	b->borrowed = true;
 }
 
 /* The submitted slot to run next: the smallest, unless one waited long. */
