@@ -24,29 +24,13 @@ set -eu
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
-bindir=$("$PG_CONFIG" --bindir)
-work=$(mktemp -d /tmp/exactgpu-resident.XXXXXX)
-port=${RESIDENT_PORT:-54391}
-as_owner() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sh -c "$*"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-cleanup() {
-	as_owner "'$bindir/pg_ctl' -D '$work/data' -m immediate stop" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-as_owner "'$bindir/initdb' -D '$work/data' -A trust -U postgres" >/dev/null
+. test/lib/preloaded-cluster.sh
+preloaded_cluster resident "${RESIDENT_PORT:-54391}"
 cat >> "$work/data/postgresql.conf" <<CONF
-port = $port
-unix_socket_directories = '$work'
-listen_addresses = ''
-shared_preload_libraries = 'exactgpu'
 exactgpu.resident_memory = 4
 max_parallel_workers_per_gather = 0
 CONF
-pg_start() { as_owner "'$bindir/pg_ctl' -D '$work/data' -l '$work/log' -w start" >/dev/null; }
-pg_stop() { as_owner "'$bindir/pg_ctl' -D '$work/data' -m fast -w stop" >/dev/null; }
 pg_start
-export PGHOST="$work" PGPORT="$port" PGUSER=postgres
 RESIDENT_WORK=$work
 export RESIDENT_WORK
 . test/resident/cluster.sh

@@ -21,32 +21,17 @@ set -eu
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
-bindir=$("$PG_CONFIG" --bindir)
 pgxs=$(dirname "$("$PG_CONFIG" --pgxs)")
-work=$(mktemp -d /tmp/exactgpu-service.XXXXXX)
-port=${SERVICE_PORT:-54393}
-as_owner() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sh -c "$*"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-cleanup() {
-	[ -n "${SERVICE_KEEP:-}" ] && cp -r "$work/out" /tmp/svc/out;
-	as_owner "'$bindir/pg_ctl' -D '$work/data' -m immediate stop" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-as_owner "'$bindir/initdb' -D '$work/data' -A trust -U postgres" >/dev/null
+. test/lib/preloaded-cluster.sh
+preloaded_cluster service "${SERVICE_PORT:-54393}"
 cat >> "$work/data/postgresql.conf" <<CONF
-port = $port
-unix_socket_directories = '$work'
-listen_addresses = ''
-shared_preload_libraries = 'exactgpu'
 exactgpu.gpu_service = on
 exactgpu.resident_memory = 64
 min_dynamic_shared_memory = 64MB
 max_parallel_workers_per_gather = 0
 restart_after_crash = on
 CONF
-as_owner "'$bindir/pg_ctl' -D '$work/data' -l '$work/log' -w start" >/dev/null
-export PGHOST="$work" PGPORT="$port" PGUSER=postgres
+pg_start
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "service: ok: $*"; }
