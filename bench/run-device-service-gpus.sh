@@ -19,7 +19,7 @@ secs=${SECONDS_EACH:-8}
 [ -x demo/bin/minegen ] || make -s demo/bin/minegen
 . bench/lib/pg-cluster.sh
 work=/tmp/exactgpu-service-gpus
-pg_cluster_init "$work"
+pg_cluster_init "$work" bench
 ncores=$(nproc)
 ngpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 report="$out/service-gpus.md"
@@ -49,28 +49,11 @@ wait
 pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
 as_pg "psql -X -h /tmp -d large -q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
 echo "mines generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
-cat > "$work/bench.sql" <<'SQL'
-CREATE OR REPLACE FUNCTION bench_ms(q text, reps int) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	t timestamptz;
-	ms float8[] := '{}';
-	n bigint;
-BEGIN
-	FOR i IN 1..reps LOOP
-		t := clock_timestamp();
-		EXECUTE q INTO n;
-		ms := ms || (extract(epoch FROM clock_timestamp() - t) * 1000)::float8;
-	END LOOP;
-	RETURN format('%s rows; ms: %s; median %s', n,
-		array_to_string(ARRAY(SELECT round(x::numeric, 1) FROM unnest(ms) x), ' '),
-		(SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY x)::numeric, 1) FROM unnest(ms) x));
-END $$;
-SQL
 cat > "$work/q500.sql" <<'SQL'
 \set lo random(1, 39000)
 SELECT count(*) FROM ST_ExactIntersects3DJoin(format('SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN %s AND %s', :lo, :lo + 499), 'SELECT body_id, geom FROM ore_bodies');
 SQL
-chown pg "$work/bench.sql" "$work/q500.sql"
+chown pg "$work/q500.sql"
 full="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"
 md5q="SELECT count(*) || ' pairs, md5 ' || md5(string_agg(left_id || ':' || right_id, ',' ORDER BY left_id, right_id)) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')"
 run() {
@@ -78,7 +61,7 @@ run() {
 	echo "## $label" >> "$report"
 	echo '```' >> "$report"
 	for db in postgres large; do
-		as_pg "psql -X -h /tmp -d $db -q -f $work/bench.sql"
+		as_pg "psql -X -h /tmp -d $db -q -f $work/bench/sql/bench_ms.sql"
 		as_pg "psql -X -h /tmp -d $db -At -c \"SELECT '$db: service ' || gpus || ' GPU(s), ' || lanes || ' lanes' FROM exactgpu_gpu_service\"" | tee -a "$report"
 		as_pg "psql -X -h /tmp -d $db -At -c \"SELECT 'full join: ' || bench_ms('$full', 6)\" -c \"SELECT 'device: ' || device FROM exactgpu_last_join_stats()\" -c \"$md5q\"" | sed "s/^/$db: /" | tee -a "$report"
 	done

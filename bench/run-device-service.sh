@@ -56,26 +56,8 @@ pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
 as_pg "psql -X -h /tmp -d paper -q -c 'VACUUM ANALYZE'"
 echo "mines generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
 
-cat > "$work/bench.sql" <<'SQL'
-CREATE OR REPLACE FUNCTION bench_ms(q text, reps int) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	t timestamptz;
-	ms float8[] := '{}';
-	n bigint;
-BEGIN
-	FOR i IN 1..reps LOOP
-		t := clock_timestamp();
-		EXECUTE q INTO n;
-		ms := ms || (extract(epoch FROM clock_timestamp() - t) * 1000)::float8;
-	END LOOP;
-	RETURN format('%s rows; ms: %s; median %s', n,
-		array_to_string(ARRAY(SELECT round(x::numeric, 1) FROM unnest(ms) x), ' '),
-		(SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY x)::numeric, 1) FROM unnest(ms) x));
-END $$;
-SQL
-chown pg "$work/bench.sql"
-pg_psql "-q -f $work/bench.sql"
-as_pg "psql -X -h /tmp -d paper -q -f $work/bench.sql"
+pg_psql "-q -f $work/bench/sql/bench_ms.sql"
+as_pg "psql -X -h /tmp -d paper -q -f $work/bench/sql/bench_ms.sql"
 q500="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499'', ''SELECT body_id, geom FROM ore_bodies'')"
 qfull="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"
 cat > "$work/q500.sql" <<'SQL'
