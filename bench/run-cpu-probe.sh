@@ -1,36 +1,23 @@
 #!/bin/sh
 # On a build machine (no GPU; its own PostgreSQL 15 with this branch's
 # exactgpu installed): bench/sql/probe.sql on a throwaway cluster with
-# exactgpu preloaded and the resident store on (as test/resident/run.sh
-# starts one: as user postgres when run as root), then pgbench clients each
-# joining 500 random holes, probe on and off. Results on stdout.
+# exactgpu preloaded and the resident store on (test/lib/preloaded-cluster.sh,
+# as the resident and service suites: as user postgres when run as root),
+# then pgbench clients each joining 500 random holes, probe on and off.
+# Results on stdout.
 #   SIZE=demo REPS=10 SECONDS_EACH=10 CLIENTS="1 2" bench/run-cpu-probe.sh
 set -eu
 cd "$(dirname "$0")/.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
-bindir=$("$PG_CONFIG" --bindir)
 size=${SIZE:-demo}
 reps=${REPS:-10}
-port=${PROBE_PORT:-54393}
-work=$(mktemp -d /tmp/exactgpu-probe.XXXXXX)
-as_owner() { if [ "$(id -u)" = 0 ]; then su postgres -c "$*"; else sh -c "$*"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-cleanup() {
-	as_owner "'$bindir/pg_ctl' -D '$work/data' -m immediate stop" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-as_owner "'$bindir/initdb' -D '$work/data' -A trust -U postgres" >/dev/null
+. test/lib/preloaded-cluster.sh
+preloaded_cluster probe "${PROBE_PORT:-54393}"
 cat >> "$work/data/postgresql.conf" <<CONF
-port = $port
-unix_socket_directories = '$work'
-listen_addresses = ''
-shared_preload_libraries = 'exactgpu'
 exactgpu.resident_memory = ${STORE_MB:-1024}
 shared_buffers = 512MB
 CONF
-as_owner "'$bindir/pg_ctl' -D '$work/data' -l '$work/log' -w start" >/dev/null
-export PGHOST="$work" PGPORT="$port" PGUSER=postgres
+pg_start
 psql() { "$bindir/psql" -X -d postgres "$@"; }
 [ -x demo/bin/minegen ] || make -s demo/bin/minegen
 mkdir -p "$work/mine" && demo/bin/minegen --size "$size" --out "$work/mine" >/dev/null
