@@ -4,8 +4,14 @@
 #   1. bench/sql/probe.sql: 50 and 500 holes against every body (SRF and
 #      plain JOIN; and 500 holes against the bodies as volumes), probe on
 #      and off, the pairs' digests compared;
-#   2. N clients (pgbench, 1 then 8) each joining 500 random holes against
-#      every body (SRF), probe on and off.
+#   2. N clients (pgbench: CLIENTS, 1 8 16) each joining 500 random holes
+#      against every body (SRF), probe on and off;
+#   3. the paper mine's join (7,846 hole segments x 10^6 triangles), 1 and
+#      16 clients, probe on and off;
+#   4. the full join (SRF) on the GPU and on the CPU (exactgpu.device = cpu,
+#      every core), with the engine's phases (exactgpu.progress).
+# The server runs with exactgpu.gpu_service = GPU_SERVICE (auto: the
+# product's default).
 # Carried: .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh after make install
 # of a CUDA build), demo/bin/minegen. Results: $OUT/probe.md.
 #   SIZE=large REPS=10 SECONDS_EACH=15 STORE_MB=16384 bench/run-device-probe.sh
@@ -25,7 +31,7 @@ pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "-c shared_buffe
  -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
  -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
  -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=exactgpu \
- -c exactgpu.resident_memory=$store_mb -c max_connections=100"
+ -c exactgpu.resident_memory=$store_mb -c max_connections=100 -c exactgpu.gpu_service=${GPU_SERVICE:-auto}"
 report="$out/probe.md"
 {
 	echo "# exactgpu: the probe join ($size mine, store on)"
@@ -68,7 +74,7 @@ chown pg "$work/q500.sql"
 echo "## clients each joining 500 random holes against every body (SRF, store on)" >> "$report"
 echo '```' >> "$report"
 for p in off on; do
-	for c in 1 8; do
+	for c in ${CLIENTS:-1 8 16}; do
 		as_pg "PGOPTIONS='-c exactgpu.probe_join=$p' pgbench -n -h /tmp -d postgres -c $c -j $c -T ${SECONDS_EACH:-15} -f $work/q500.sql" 2>&1 |
 			grep -E '^(number of clients|tps|latency average|number of transactions actually)' |
 			sed "s/^/probe $p, clients=$c: /" | tee -a "$report"
@@ -76,3 +82,36 @@ for p in off on; do
 done
 echo '```' >> "$report"
 pg_psql "-c 'SELECT * FROM exactgpu_resident'" | tee -a "$report"
+
+# the paper mine's join, 1 and 16 clients, probe on and off
+pg_psql "-q -c 'CREATE DATABASE paper'"
+as_pg "psql -X -h /tmp -d paper -q -c 'CREATE EXTENSION exactgpu CASCADE'"
+mkdir -p "$work/paper" && demo/bin/minegen --size paper --out "$work/paper" >/dev/null && chown -R pg "$work/paper"
+as_pg "psql -X -h /tmp -d paper -q -v dir=$work/paper -v replace=1 -f $work/paper/load.sql" >/dev/null
+as_pg "psql -X -h /tmp -d paper -q -c 'VACUUM ANALYZE'"
+cat > "$work/qpaper.sql" <<'SQL'
+SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
+SQL
+chown pg "$work/qpaper.sql"
+echo "## the paper mine's join (SRF, store on)" >> "$report"
+echo '```' >> "$report"
+for p in off on; do
+	as_pg "psql -X -h /tmp -d paper -At -c 'SET exactgpu.probe_join = $p' -c \"SELECT 'probe $p, paper join: ' || count(*) || ' pairs, ' || (SELECT device FROM exactgpu_last_join_stats()) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+	for c in 1 16; do
+		as_pg "PGOPTIONS='-c exactgpu.probe_join=$p' pgbench -n -h /tmp -d paper -c $c -j $c -T ${SECONDS_EACH:-15} -f $work/qpaper.sql" 2>&1 |
+			grep -E '^(tps|latency average|number of failed)' | sed "s/^/probe $p, paper join, clients=$c: /" | tee -a "$report"
+	done
+done
+echo '```' >> "$report"
+
+# the full join on the GPU and on every core, with the engine's phases
+echo "## the full join (SRF, store on), GPU and CPU" >> "$report"
+echo '```' >> "$report"
+pg_psql "-q -f $work/bench/sql/bench_ms.sql"
+qfull="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"
+for d in gpu cpu; do
+	pg_psql "-At -c \"SET exactgpu.device = $d\" -c \"SELECT 'full join, $d: ' || bench_ms('$qfull', 5)\"" 2>&1 | tee -a "$report"
+	pg_psql "-At -c \"SET exactgpu.device = $d\" -c 'SET exactgpu.progress = on' -c \"SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+done
+echo '```' >> "$report"
+pg_psql "-c 'SELECT * FROM exactgpu_gpu_service'" | tee -a "$report"

@@ -203,7 +203,10 @@ exg_probe_join(const exg_probe_side *L, const exg_probe_side *R, exg_probe_predi
 	exg_error	bad = {0};
 	exg_status	st = EXG_OK;
 	uint64_t	lnear = 0,
-				nnear = 0;
+				nnear = 0,
+				exact_pairs = 0;
+	exg_counters before,
+				after;		/* the workers count in their own blocks */
 
 	*rows_out = NULL;
 	*nrows_out = 0;
@@ -255,12 +258,15 @@ exg_probe_join(const exg_probe_side *L, const exg_probe_side *R, exg_probe_predi
 	/* the exact tests: one pair a task, the big ones dominate (a hole
 	 * through a 10^5-triangle body), so dynamic */
 	first_bad = ncand;
+	exg_counters_snapshot(&before);
 #pragma omp parallel for schedule(dynamic, 4) num_threads(t) if (t > 1 && ncand > 1)
 	for (size_t c = 0; c < ncand; c++)
 	{
 		exg_error	e = {0};
 		bool		meets = false;
 		exg_status	s;
+		exg_counters *cn = exg_counters_local();
+		uint64_t	gmp_before = cn->orient_exact;
 
 		if (first_bad < ncand)
 			continue;
@@ -284,7 +290,11 @@ exg_probe_join(const exg_probe_side *L, const exg_probe_side *R, exg_probe_predi
 			}
 		}
 		hit[c] = meets;
+		/* the row pairs GMP decided, as the batch join counts its pairs */
+		cn->exact_pairs += cn->orient_exact != gmp_before;
 	}
+	exg_counters_snapshot(&after);
+	exact_pairs = after.exact_pairs - before.exact_pairs;
 	if (first_bad < ncand)
 	{
 		if (err)
@@ -322,6 +332,7 @@ done:
 	if (stats)
 	{
 		stats->box_pairs = ncand;
+		stats->exact_pairs = exact_pairs;
 		stats->near[0] = lnear;
 		stats->near[1] = nnear;
 		stats->test_ns = exg_now_ns() - t0;

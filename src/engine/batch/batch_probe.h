@@ -43,6 +43,7 @@ typedef struct exg_probe_side
 typedef struct exg_probe_stats
 {
 	uint64_t	box_pairs;		/* (left, right) row pairs whose boxes meet */
+	uint64_t	exact_pairs;	/* ... of which GMP decided (an orientation at least) */
 	uint64_t	near[2];		/* rows of each side in at least one of them */
 	uint64_t	prims[2];		/* primitives of each side's views */
 	uint64_t	ready_ns;		/* views and indexes built */

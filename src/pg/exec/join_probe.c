@@ -31,8 +31,9 @@
  * is prepared for this join alone, which only pays while they are small
  * (the batch join's flattening is cheaper than a BVH per body).
  */
-#define PROBE_SMALL_BYTES		((uint64) 4 << 20)
-#define PROBE_RATIO				16
+#define PROBE_SMALL_BYTES		((uint64) 256 << 20)
+#define PROBE_INLINE_BODY_BYTES	((uint64) 4 << 20)
+#define PROBE_RATIO				4
 #define PROBE_MAX_BOX_TESTS		((double) 1e8)
 #define PROBE_COLD_BODY_BYTES	((uint64) 1 << 20)
 
@@ -94,7 +95,7 @@ probe_body_side(const ExactgpuJoin *j)
 	/* bodies stored in line (small ones, tiny bodies of a mine) have no
 	 * resident identity: prepared for the join, as long as they are few */
 	if (exactgpu_resident_enabled() ?
-		j->rows[big].ntoast == 0 || j->rows[big].len > PROBE_SMALL_BYTES :
+		j->rows[big].ntoast == 0 || j->rows[big].len > PROBE_INLINE_BODY_BYTES :
 		bytes[big] > PROBE_COLD_BODY_BYTES)
 		return -1;
 	return big;
@@ -339,6 +340,7 @@ probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_pro
 	rep->read_ms = (t_read - j->t_start) / 1e6;
 	rep->join_ms = (t_end - t_read) / 1e6;
 	rep->stats.candidates = ps->box_pairs;
+	rep->stats.exact_pairs = ps->exact_pairs;
 	rep->stats.hits = j->npairs;
 	rep->stats.total_ns = t_end - t_read;
 	snprintf(rep->stats.device_name, sizeof(rep->stats.device_name),
@@ -346,10 +348,11 @@ probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_pro
 			 ps->threads == 1 ? "" : "s", (unsigned long long) ps->near[body], nbodies);
 	if (exactgpu_progress)
 		ereport(NOTICE,
-				(errmsg("%s: probed %zu x %zu rows in %.1f ms (read %.1f ms: %zu bodies borrowed from the resident store, %zu prepared here): %s, %llu row pairs whose boxes meet, %zu pairs",
+				(errmsg("%s: probed %zu x %zu rows in %.1f ms (read %.1f ms: %zu bodies borrowed from the resident store, %zu prepared here): %s, %llu row pairs whose boxes meet, %llu decided by GMP, %zu pairs",
 						j->context, j->rows[0].n, j->rows[1].n, rep->read_ms + rep->join_ms,
 						rep->read_ms, pr->borrowed, pr->prepared, rep->stats.device_name,
-						(unsigned long long) ps->box_pairs, j->npairs),
+						(unsigned long long) ps->box_pairs, (unsigned long long) ps->exact_pairs,
+						j->npairs),
 				 errdetail("views and indexes built %.1f ms, boxes and exact tests %.1f ms",
 						   ps->ready_ns / 1e6, ps->test_ns / 1e6)));
 }

@@ -14,6 +14,7 @@
 #include "utils/syscache.h"
 
 #include "exactgpu_engine.h"
+#include "gpu_service.h"
 #include "join_cost.h"
 #include "join_options.h"
 #include "join_rows.h"
@@ -145,7 +146,8 @@ exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side)
  * 2.9 us a unit, between the two). Starting the CPU's: the pool's dispatch.
  */
 #define EXACT_JOIN_GPU_STARTUP			25000.0
-/* ... and once this backend has set its GPU up (exg_gpu_setup_ns() > 0): 20 ms */
+/* ... and once this backend has set its GPU up (exg_gpu_setup_ns() > 0), or
+ * when the GPU service runs the join on contexts it made once: 20 ms */
 #define EXACT_JOIN_GPU_STARTUP_WARM		7000.0
 #define EXACT_JOIN_CPU_STARTUP			50.0
 
@@ -179,6 +181,7 @@ exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const do
 				gpu;
 	int			threads,
 				parse_threads;
+	bool		service;
 
 	for (int k = 0; k < 2; k++)
 	{
@@ -224,14 +227,16 @@ exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const do
 		EXACT_JOIN_CPU_STARTUP;
 
 	/* on the GPU: the same read, the uploads, the join */
+	service = exactgpu_service_has_gpus();
 	gpu = serial + parse +
-		(exg_gpu_setup_ns() > 0 ? EXACT_JOIN_GPU_STARTUP_WARM : EXACT_JOIN_GPU_STARTUP) +
+		(exg_gpu_setup_ns() > 0 || service ? EXACT_JOIN_GPU_STARTUP_WARM : EXACT_JOIN_GPU_STARTUP) +
 		(bytes * EXACT_JOIN_UPLOAD_OPS_PER_BYTE + prims * EXACT_JOIN_GPU_PRIM_OPS + pairs) *
 		cpu_operator_cost;
 
 	*device = exactgpu_device;
 	if (*device == EXG_DEVICE_AUTO)
-		*device = prims >= exactgpu_gpu_min_primitives && gpu < cpu && exg_gpu_present_hint()
+		*device = prims >= exactgpu_gpu_min_primitives && gpu < cpu &&
+			(service || exg_gpu_present_hint())
 			? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
 	return *device == EXG_DEVICE_GPU ? gpu : cpu;
 }

@@ -68,6 +68,13 @@ void		exactgpu_service_init(void);
 bool		exactgpu_service_serves(void);
 
 /*
+ * For the planner: whether a running service has GPUs, without waiting
+ * for one that is starting. A GPU join then pays no set-up of a context
+ * in this backend (the service's are made once).
+ */
+bool		exactgpu_service_has_gpus(void);
+
+/*
  * A side borrowed whole from the resident store: its block in the main
  * shared memory and the block's identity, under which the service keeps
  * a device copy of it (a join against bodies that have not changed then

@@ -182,6 +182,15 @@ exactgpu_service_info(ExactgpuServiceInfo *info)
 }
 
 bool
+exactgpu_service_has_gpus(void)
+{
+	ServiceShared *s = exactgpu_service_shared;
+
+	return s != NULL && exactgpu_gpu_service != EXACTGPU_SERVICE_OFF && s->running &&
+		s->ndevices > 0;
+}
+
+bool
 exactgpu_service_serves(void)
 {
 	ServiceShared *s = exactgpu_service_shared;
