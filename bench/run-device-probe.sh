@@ -110,8 +110,21 @@ echo '```' >> "$report"
 pg_psql "-q -f $work/bench/sql/bench_ms.sql"
 qfull="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"
 for d in gpu cpu; do
-	pg_psql "-At -c \"SET exactgpu.device = $d\" -c \"SELECT 'full join, $d: ' || bench_ms('$qfull', 5)\"" 2>&1 | tee -a "$report"
-	pg_psql "-At -c \"SET exactgpu.device = $d\" -c 'SET exactgpu.progress = on' -c \"SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+	for p in on off; do
+		pg_psql "-At -c \"SET exactgpu.device = $d\" -c \"SET exactgpu.probe_join = $p\" -c \"SELECT 'full join, $d, probe $p: ' || bench_ms('$qfull', 5)\"" 2>&1 | tee -a "$report"
+		pg_psql "-At -c \"SET exactgpu.device = $d\" -c \"SET exactgpu.probe_join = $p\" -c 'SET exactgpu.progress = on' -c \"SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+	done
+done
+pg_psql "-At -c \"SELECT 'full join pairs, probe on: ' || md5(string_agg(left_id || ':' || right_id, ',' ORDER BY left_id, right_id)) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+pg_psql "-At -c 'SET exactgpu.probe_join = off' -c \"SELECT 'full join pairs, probe off: ' || md5(string_agg(left_id || ':' || right_id, ',' ORDER BY left_id, right_id)) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies')\"" 2>&1 | tee -a "$report"
+# a fresh backend's first join against the same join in a warm one
+q500="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499'', ''SELECT body_id, geom FROM ore_bodies'')"
+for i in 1 2 3; do
+	pg_psql "-At -c \"SELECT 'fresh backend $i, 500 holes: ' || bench_ms('$q500', 3)\"" 2>&1 | tee -a "$report"
+done
+# the plain JOINs' plans
+for n in 49 499; do
+	pg_psql "-c \"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT h.hole_id, b.body_id FROM drill_holes h JOIN ore_bodies b ON ST_ExactIntersects3D(h.geom, b.geom) WHERE h.hole_id BETWEEN 1000 AND 1000 + $n\"" 2>&1 | tee -a "$report"
 done
 echo '```' >> "$report"
 pg_psql "-c 'SELECT * FROM exactgpu_gpu_service'" | tee -a "$report"

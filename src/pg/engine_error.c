@@ -69,6 +69,13 @@ exactgpu_report(const exg_error *err, const char *context)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s: %s", context, msg)));
 			break;
+		case EXG_ERR_DEVICE_MEMORY:
+			/* only where the GPU was asked for: under auto the join runs on the CPU */
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("%s: %s", context, msg),
+					 errhint("Another process may hold the GPU's memory (nvidia-smi). SET exactgpu.device = 'auto' runs such a join on the CPU instead.")));
+			break;
 		case EXG_ERR_DEVICE:
 			ereport(ERROR,
 					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),

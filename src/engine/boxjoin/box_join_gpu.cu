@@ -475,7 +475,7 @@ join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_off
 		/* run_join allocates all it needs before its first pair goes out */
 		if (st->hits != before.hits)
 		{
-			exg_gpu_error e = {EXG_ERR_NOMEM, "out of GPU memory in the middle of the box join"};
+			exg_gpu_error e = {EXG_ERR_DEVICE_MEMORY, "out of GPU memory in the middle of the box join"};
 
 			throw		e;
 		}
@@ -489,7 +489,7 @@ join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_off
 
 	if (S->n < 2 || depth > 24)
 	{
-		exg_gpu_error e = {EXG_ERR_NOMEM, "the box join does not fit in GPU memory even split"};
+		exg_gpu_error e = {EXG_ERR_DEVICE_MEMORY, "the box join does not fit in GPU memory even split"};
 
 		throw		e;
 	}

@@ -475,7 +475,7 @@ join_or_split(const exg_prim_set *A, const exg_prim_set *B, const exg_join_optio
 
 	if (S->nprims < 2 || depth > 24)
 	{
-		exg_gpu_error e = {EXG_ERR_NOMEM, "the join does not fit in GPU memory even split"};
+		exg_gpu_error e = {EXG_ERR_DEVICE_MEMORY, "the join does not fit in GPU memory even split"};
 
 		throw		e;
 	}

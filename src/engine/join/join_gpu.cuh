@@ -58,7 +58,7 @@ exg_gpu_guard(exg_error *err, const char *what, F &&body)
 	}
 	catch (exg_gpu_oom &)
 	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory");
+		return exg_fail(err, EXG_ERR_DEVICE_MEMORY, "out of GPU memory");
 	}
 	catch (std::bad_alloc &)
 	{

@@ -52,6 +52,8 @@ exg_status_name(exg_status st)
 			return "not a solid";
 		case EXG_ERR_WRONG_KIND:
 			return "wrong kind of geometry";
+		case EXG_ERR_DEVICE_MEMORY:
+			return "out of GPU memory";
 	}
 	return "unknown status";
 }

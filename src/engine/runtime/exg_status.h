@@ -29,8 +29,11 @@ typedef enum exg_status
 	EXG_ERR_ARGUMENT,		/* caller passed something inconsistent */
 	EXG_ERR_NOT_SOLID,		/* a body that bounds no volume: open, not
 							 * consistently oriented, inside-out */
-	EXG_ERR_WRONG_KIND		/* a row of a kind the join does not take
+	EXG_ERR_WRONG_KIND,		/* a row of a kind the join does not take
 							 * (a line where points are joined) */
+	EXG_ERR_DEVICE_MEMORY	/* GPU memory exhausted, the input split as
+							 * far as it goes: the same join runs on the
+							 * CPU (the caller's choice) */
 } exg_status;
 
 #define EXG_ERROR_MESSAGE_LEN 256

@@ -26,7 +26,7 @@ exg_gpu_guard_plain(exg_error *err, F &&body)
 	}
 	catch (exg_gpu_oom &)
 	{
-		return exg_fail(err, EXG_ERR_NOMEM, "out of GPU memory preparing the device");
+		return exg_fail(err, EXG_ERR_DEVICE_MEMORY, "out of GPU memory preparing the device");
 	}
 	catch (std::bad_alloc &)
 	{

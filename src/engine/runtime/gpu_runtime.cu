@@ -333,7 +333,7 @@ exg_gpu_thread_bind(int device, exg_error *err)
 	}
 	catch (exg_gpu_oom &)
 	{
-		return exg_fail(err, EXG_ERR_NOMEM, "binding GPU %d: out of GPU memory", device);
+		return exg_fail(err, EXG_ERR_DEVICE_MEMORY, "binding GPU %d: out of GPU memory", device);
 	}
 	catch (std::bad_alloc &)
 	{

@@ -585,6 +585,20 @@ skip_failed_row(ExactgpuJoin *j, const exg_error *err)
 	return true;
 }
 
+/* The engine's join of the two batches: in the GPU service, or here. */
+static exg_status
+engine_join(ExactgpuJoin *j, const exg_join_options *opt, ExactgpuJoinReport *rep,
+			exg_error *err)
+{
+	if (opt->device != EXG_DEVICE_CPU && exactgpu_service_serves())
+		return run_in_service(j, opt, rep, err);
+	if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
+		return exg_intercepts_candidates(&j->batch[0], &j->batch[1], opt, &j->pairs,
+										 &j->npairs, &rep->stats, err);
+	return exg_batch_join_as(&j->batch[0], &j->batch[1], kind_mode[j->kind], opt,
+							 &j->pairs, &j->npairs, &rep->stats, err);
+}
+
 /*
  * One run of the join (kinds INTERSECTS, VOLUME, LOCATE, INTERCEPTS) over
  * the rows as they are: false when it left a row out and must run again.
@@ -638,14 +652,20 @@ join_run_once(ExactgpuJoin *j, bool by_id)
 				 "none (an input is empty)");
 	else
 	{
-		if (opt.device != EXG_DEVICE_CPU && exactgpu_service_serves())
-			st = run_in_service(j, &opt, rep, &err);
-		else if (j->kind == EXACTGPU_JOIN_INTERCEPTS)
-			st = exg_intercepts_candidates(&j->batch[0], &j->batch[1], &opt, &j->pairs,
-										   &j->npairs, &rep->stats, &err);
-		else
-			st = exg_batch_join_as(&j->batch[0], &j->batch[1], kind_mode[j->kind], &opt,
-								   &j->pairs, &j->npairs, &rep->stats, &err);
+		st = engine_join(j, &opt, rep, &err);
+		/*
+		 * A GPU whose memory is held (by another process: the join split
+		 * its input as far as it goes): under exactgpu.device = auto the
+		 * same join on the CPU, said in the device name (the service's
+		 * lanes do the same themselves).
+		 */
+		if (st == EXG_ERR_DEVICE_MEMORY && exactgpu_device == EXG_DEVICE_AUTO)
+		{
+			opt.device = EXG_DEVICE_CPU;
+			memset(&err, 0, sizeof(err));
+			st = engine_join(j, &opt, rep, &err);
+			cpu_because = "the GPU's memory ran out";
+		}
 		if (st != EXG_OK)
 		{
 			if (skip_failed_row(j, &err))

@@ -17,6 +17,7 @@
 #include "utils/memutils.h"
 
 #include "geom_cache.h"
+#include "gpu_service.h"
 #include "join_options.h"
 #include "join_probe.h"
 #include "resident_store.h"
@@ -32,8 +33,15 @@
  * (the batch join's flattening is cheaper than a BVH per body).
  */
 #define PROBE_SMALL_BYTES		((uint64) 256 << 20)
-#define PROBE_INLINE_BODY_BYTES	((uint64) 4 << 20)
 #define PROBE_RATIO				4
+#define PROBE_INLINE_BODY_BYTES	((uint64) 4 << 20)
+/*
+ * ... and beside a GPU, which joins big sides faster than the cores probe
+ * them (H100 host, large mine, bodies resident: 500 holes probed 7.7 ms,
+ * joined on the GPU 18.5; 20,000 holes 78 against 38; even near 5 MB)
+ */
+#define PROBE_GPU_SMALL_BYTES	((uint64) 4 << 20)
+#define PROBE_GPU_RATIO			16
 #define PROBE_MAX_BOX_TESTS		((double) 1e8)
 #define PROBE_COLD_BODY_BYTES	((uint64) 1 << 20)
 
@@ -62,6 +70,19 @@ probe_rows_free(void *arg)
 	}
 }
 
+/*
+ * Would the batch join run on a GPU (the service's, or this backend's)?
+ * Its size as the executor's: about 24 bytes a primitive.
+ */
+static bool
+probe_beside_gpu(uint64 bytes)
+{
+	if (exactgpu_device == EXG_DEVICE_CPU ||
+		(exactgpu_device == EXG_DEVICE_AUTO && bytes / 24 < (uint64) exactgpu_gpu_min_primitives))
+		return false;
+	return exactgpu_service_has_gpus() || exg_gpu_present_hint();
+}
+
 /* Which side is the bodies', or -1 when the probe does not pay. */
 static int
 probe_body_side(const ExactgpuJoin *j)
@@ -70,6 +91,7 @@ probe_body_side(const ExactgpuJoin *j)
 	double		nrows[2];
 	int			small,
 				big;
+	bool		gpu;
 
 	if (!exactgpu_probe_join ||
 		!(j->kind == EXACTGPU_JOIN_INTERSECTS ||
@@ -89,7 +111,9 @@ probe_body_side(const ExactgpuJoin *j)
 	}
 	small = bytes[0] <= bytes[1] ? 0 : 1;
 	big = 1 - small;
-	if (bytes[small] > PROBE_SMALL_BYTES || bytes[big] < PROBE_RATIO * bytes[small] ||
+	gpu = probe_beside_gpu(bytes[0] + bytes[1]);
+	if (bytes[small] > (gpu ? PROBE_GPU_SMALL_BYTES : PROBE_SMALL_BYTES) ||
+		bytes[big] < (gpu ? PROBE_GPU_RATIO : PROBE_RATIO) * bytes[small] ||
 		nrows[small] * nrows[big] > PROBE_MAX_BOX_TESTS)
 		return -1;
 	/* bodies stored in line (small ones, tiny bodies of a mine) have no

@@ -10,6 +10,7 @@
 #include "storage/proc.h"
 #include "storage/shmem.h"
 
+#include "host_copy.h"
 #include "service_shmem.h"
 
 /* How long a join abandoned by this session (cancelled) is waited for. */
@@ -67,8 +68,10 @@ plan_side(ServiceSide *s, const exg_batch *b, Size *off, uint64 *copied)
 static void
 copy_array(char *base, const ServiceArray *a, const void *p)
 {
+	/* tens of MB into a fresh segment: one thread faulting its pages in
+	 * copied the full join's 40 MB of holes at 1.5 GB/s (25.6 ms, H100 host) */
 	if (!a->by_address && a->bytes > 0)
-		memcpy(base + a->where, p, a->bytes);
+		exg_copy_parallel(base + a->where, p, a->bytes);
 }
 
 static void

@@ -159,20 +159,26 @@ run_job(ServiceLane *lane)
 			(void) exg_gpu_keep(lane->keep[k], lane->keep_bytes[k], lane->keep_tag[k]);
 	engine_call(lane);
 	/*
-	 * A GPU that failed (a CUDA error other than memory, which the join
-	 * handles by splitting its input): the same join on the CPU, said in
-	 * the device name, and the service restarts for a fresh context.
+	 * A GPU that failed (a CUDA error other than memory): the same join on
+	 * the CPU, said in the device name, and the service restarts for a
+	 * fresh context. A GPU whose memory is held elsewhere (the join split
+	 * its input as far as it goes): the same on the CPU under
+	 * exactgpu.device = auto, the context kept.
 	 */
-	if (lane->status == EXG_ERR_DEVICE && lane->device >= 0)
+	if (lane->device >= 0 &&
+		(lane->status == EXG_ERR_DEVICE ||
+		 (lane->status == EXG_ERR_DEVICE_MEMORY && lane->opt.device == EXG_DEVICE_AUTO)))
 	{
+		bool		memory = lane->status == EXG_ERR_DEVICE_MEMORY;
 		size_t		len;
 
-		snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", lane->err.message);
+		if (!memory)
+			snprintf(lane->gpu_failure, sizeof(lane->gpu_failure), "%s", lane->err.message);
 		lane->opt.device = EXG_DEVICE_CPU;
 		engine_call(lane);
 		len = strlen(lane->stats.device_name);
 		snprintf(lane->stats.device_name + len, sizeof(lane->stats.device_name) - len,
-				 " after a GPU failure");
+				 memory ? ", the GPU's memory ran out" : " after a GPU failure");
 	}
 	lane->done_ns = exg_now_ns();
 	lane->joins++;
