@@ -81,13 +81,15 @@ exg_gpu_block_arrays(const exg_gpu_side &a, const exg_gpu_side &b, uint32_t ncel
 	EXG_CUDA(cudaMemcpyAsync(&nblocks, start.p + ncells, sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaMemcpyAsync(pairs, pairs_d.p, sizeof(pairs), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
+	/*
+	 * A cell with more pairs than a block counts: a grid that coarse comes
+	 * from the memory budget (exactgpu.gpu_memory_limit; on the H100 a
+	 * 1 MB budget gave one) or from exactgpu.grid_cells. As for memory that
+	 * runs out, halves of the input fill it less (join_or_split), and a
+	 * join that does not fit even split runs on the CPU under device auto.
+	 */
 	if (pairs[1] > 0xffffffffull - EXG_CULL_THREADS)
-	{
-		exg_gpu_error e = {EXG_ERR_TOO_LARGE,
-		"a grid cell holds more than 2^32 pairs: raise exactgpu.grid_cells"};
-
-		throw		e;
-	}
+		throw		exg_gpu_oom{0};
 	blocks.nblocks = nblocks;
 	blocks.cell_pairs = pairs[0];
 	blocks.cell.alloc(nblocks);
