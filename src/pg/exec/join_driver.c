@@ -9,6 +9,7 @@
  */
 #include "exactgpu.h"
 
+#include "access/detoast.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/dsm.h"
@@ -477,6 +478,92 @@ check_dims_named(const ExactgpuJoin *j, bool holes_only)
 }
 
 /*
+ * Is a row of a point-in-solid join's points a point (or points)? As the
+ * reader stores it: a one-vertex LINESTRING is its point, a zero-length
+ * one is a line, which the flattening would read as its point (a segment
+ * that starts with a repeated vertex classifies as one), where
+ * ST_ExactLocate3D and the probe refuse it. Unreadable bytes: true (the
+ * flattening names them in its own words).
+ */
+static bool
+row_is_points(const uint8 *g, size_t len)
+{
+	exg_gs_simple it;
+	exg_comp_kind kind;
+	size_t		off;
+	uint32		n;
+	exg_shape	s;
+	exg_error	err = {0};
+	bool		points = true;
+
+	if (exg_gs_simple_begin(g, len, &it))
+	{
+		while (exg_gs_simple_next(&it, &kind, &off, &n))
+			if (kind != EXG_COMP_POINT)
+				return false;
+		if (it.ok)
+			return true;
+	}
+	/* collections and the rest */
+	exg_shape_init(&s);
+	if (exg_gserialized_read(g, len, &s, &err) == EXG_OK)
+		for (size_t c = 0; c < s.ncomps; c++)
+			points &= s.comps[c].kind == EXG_COMP_POINT;
+	exg_shape_free(&s);
+	return points;
+}
+
+/* The points of a point-in-solid join (side 0): a row that is not one is refused, named. */
+static void
+check_points_named(ExactgpuJoin *j)
+{
+	ExactgpuRows *r = &j->rows[0];
+
+	for (size_t i = 0; i < r->n + r->ntoast; i++)
+	{
+		const uint8 *g;
+		size_t		len;
+		struct varlena *v = NULL;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (i < r->n)
+		{
+			g = r->data + r->off[i];
+			len = r->off[i + 1] - r->off[i];
+		}
+		else
+		{
+			v = detoast_attr((struct varlena *) r->toast[i - r->n].ptr);
+			g = (const uint8 *) VARDATA(v);
+			len = VARSIZE(v) - VARHDRSZ;
+		}
+		if (!row_is_points(g, len))
+		{
+			exg_error	err = {0};
+
+			exg_fail(&err, EXG_ERR_WRONG_KIND, "a row of the points is not a point");
+			if (i < r->n)
+			{
+				err.row = i + 1;
+				err.side = 0;
+				join_fail_rows(j, &err);
+			}
+			if (j->name_rows)
+			{
+				size_t		mlen = strlen(err.message);
+
+				snprintf(err.message + mlen, sizeof(err.message) - mlen, " (id %s of the %s)",
+						 exactgpu_rows_id_text(r, r->toast[i - r->n].id), j->side_name[0]);
+			}
+			exactgpu_report(&err, j->context);
+		}
+		if (v)
+			pfree(v);
+	}
+}
+
+/*
  * Skip mode, before the first flatten: leave out the rows that do not read
  * as the flatten reads them (malformed, NaN, curves, a face that is not
  * planar, ...), and in a join that checks dimensions the rows without Z
@@ -526,6 +613,9 @@ skip_unreadable(ExactgpuJoin *j, bool check_z)
 				exg_batch_reset(&scratch);
 				st = exg_batch_add_serialized(&scratch, g, len, &shape, &err);
 			}
+			if (st == EXG_OK && k == 0 && j->kind == EXACTGPU_JOIN_LOCATE &&
+				!row_is_points(g, len))
+				st = exg_fail(&err, EXG_ERR_WRONG_KIND, "a row of the points is not a point");
 			if (st != EXG_OK)
 			{
 				if (!row_is_invalid(&err))
@@ -620,6 +710,8 @@ join_run_once(ExactgpuJoin *j, bool by_id)
 	 * tested, against the bodies' prepared forms (join_probe.c) */
 	if (exactgpu_join_probe(j, by_id))
 		return true;
+	if (j->kind == EXACTGPU_JOIN_LOCATE)
+		check_points_named(j);
 	/* in-line rows parsed on the thread pool, out-of-line ones by parallel
 	 * workers when it pays; batch row i is the row of ids[i] */
 	exactgpu_rows_flatten(rows, batch, 2, &j->read);

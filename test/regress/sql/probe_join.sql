@@ -171,6 +171,17 @@ SET exactgpu.probe_join = on;
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
 SET exactgpu.probe_join = off;
 SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+-- a zero-length line is a line, not its point (as ST_ExactLocate3D says;
+-- the batch join's flattening reads it as its point: test/probe_diff)
+UPDATE pj_points SET geom = 'LINESTRING Z(0.25 0.25 0.25, 0.25 0.25 0.25)' WHERE id = 8;
+SET exactgpu.probe_join = on;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+SET exactgpu.probe_join = off;
+SELECT * FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+SET exactgpu.invalid_rows = skip;
+SELECT count(*) FROM ST_ExactLocate3DJoin('SELECT id, geom FROM pj_points', 'SELECT id, geom FROM pj_bodies');
+SELECT * FROM exactgpu_last_join_skipped();
+RESET exactgpu.invalid_rows;
 DELETE FROM pj_points WHERE id = 8;
 INSERT INTO pj_bodies VALUES (40, 'TIN Z(((0 0 20, 1 0 20, 0 1 20, 0 0 20)))');
 SET exactgpu.probe_join = on;
