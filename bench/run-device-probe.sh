@@ -11,7 +11,8 @@
 #   4. the full join (SRF) on the GPU and on the CPU (exactgpu.device = cpu,
 #      every core), with the engine's phases (exactgpu.progress).
 # The server runs with exactgpu.gpu_service = GPU_SERVICE (auto: the
-# product's default).
+# product's default) and the README's shared_preload_libraries =
+# 'postgis-3,exactgpu' (a fresh backend then does not load PostGIS).
 # Carried: .carry/pgbundle.tar.xz (bench/lib/pg-bundle.sh after make install
 # of a CUDA build), demo/bin/minegen. Results: $OUT/probe.md.
 #   SIZE=large REPS=10 SECONDS_EACH=15 STORE_MB=16384 bench/run-device-probe.sh
@@ -30,7 +31,7 @@ ncores=$(nproc)
 pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
  -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
  -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
- -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=exactgpu \
+ -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=postgis-3,exactgpu \
  -c exactgpu.resident_memory=$store_mb -c max_connections=100 -c exactgpu.gpu_service=${GPU_SERVICE:-auto}"
 report="$out/probe.md"
 {
@@ -121,6 +122,8 @@ pg_psql "-At -c 'SET exactgpu.probe_join = off' -c \"SELECT 'full join pairs, pr
 q500="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes WHERE hole_id BETWEEN 1000 AND 1499'', ''SELECT body_id, geom FROM ore_bodies'')"
 for i in 1 2 3; do
 	pg_psql "-At -c \"SELECT 'fresh backend $i, 500 holes: ' || bench_ms('$q500', 3)\"" 2>&1 | tee -a "$report"
+	pg_psql "-At -c 'SET exactgpu.probe_join = off' -c \"SELECT 'fresh backend $i, 500 holes on the GPU (probe off): ' || bench_ms('$q500', 3)\"" 2>&1 | tee -a "$report"
+	pg_psql "-At -c \"SELECT 'fresh backend $i, full join: ' || bench_ms('$qfull', 3)\"" 2>&1 | tee -a "$report"
 done
 # the plain JOINs' plans
 for n in 49 499; do
