@@ -57,8 +57,8 @@ pg_psql "-q -f $work/bench/sql/probe.sql"
 for q in '500 holes (SRF)' '50 holes (SRF)' '500 holes (plain JOIN)' '50 holes (plain JOIN)' \
 	'500 holes, bodies as volumes (SRF)'; do
 	for p in off on; do
-		pg_psql "-q -c \"SET statement_timeout = '${TIMEOUT:-60s}'\" -c \"SELECT bench.probe_run('$q', '$p', $reps)\"" 2>&1 |
-			sed "s/^/probe $p, $q: /" | tee -a "$report"
+		pg_psql "-qAt -c \"SET statement_timeout = '${TIMEOUT:-60s}'\" -c \"SELECT bench.probe_run('$q', '$p', $reps)\"" 2>&1 |
+			grep -v '^$' | sed "s/^/probe $p, $q: /" | tee -a "$report"
 	done
 done
 pg_psql "-v report=1 -f $work/bench/sql/probe.sql" 2>&1 | tee -a "$report"
