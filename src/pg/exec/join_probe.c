@@ -96,7 +96,7 @@ exactgpu_probe_rule(ExactgpuJoinKind kind, int naxes, bool skip_invalid,
 	return big;
 }
 
-/* Which side of j is the bodies', or -1 when the probe does not pay: the rule, from the rows as read. */
+/* Which side of j is the bodies', or -1: the rule, asked of the rows as read. */
 static int
 probe_body_side(const ExactgpuJoin *j)
 {

@@ -216,7 +216,8 @@ probe_join_cost(const ExactgpuProbeSide side[2], const double width[2], const do
 				parallel;
 	int			threads;
 
-	serial = (side[0].rows + side[1].rows) * (cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
+	serial = (side[0].rows + side[1].rows) *
+		(cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
 		(side[0].inline_bytes + side[1].inline_bytes) * EXACT_JOIN_COPY_OPS_PER_BYTE * cpu_operator_cost;
 	serial += ((rows->rows + bodies->rows - borrowed) * PROBE_PREPARE_ROW_OPS +
 			   (rows->bytes + bodies->bytes - toast_bytes * resident) * PROBE_PREPARE_OPS_PER_BYTE +
