@@ -9,7 +9,7 @@ fail() { echo "resident: FAILED: $*"; echo "resident: 0 passed, 1 failed"; exit 
 echo "== resident: pg_regress"
 if ! "$pgxs/../test/regress/pg_regress" --inputdir=test/resident --outputdir="$out" \
 	--bindir="$bindir" --dbname=resident_regression \
-	--load-extension=postgis --load-extension=exactgpu resident resident_probe; then
+	--load-extension=postgis --load-extension=exactgpu resident resident_probe resident_plan; then
 	cat "$out/regression.diffs" 2>/dev/null || true
 	fail "pg_regress"
 fi

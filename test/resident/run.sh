@@ -4,7 +4,8 @@
 # that the budget evicts:
 #   1. pg_regress test/resident: answers with the store equal those without,
 #      through updates, deletes, vacuum, truncate and rewrites; eviction;
-#      a body too big to keep; no pin outlives its transaction;
+#      a body too big to keep; no pin outlives its transaction; the probe
+#      join planned (Custom Scan ExactJoin) where it will run, warm;
 #   2. concurrency: pgbench clients update and vacuum bodies while others
 #      join row by row in REPEATABLE READ and SERIALIZABLE transactions,
 #      each comparing, in one snapshot, the store's answer with the answer

@@ -30,7 +30,9 @@
  * from the store is prepared here once and kept), but for a few in line
  * (prepared for the join, as the small side is); without it, every body
  * is prepared for this join alone, which only pays while they are small
- * (the batch join's flattening is cheaper than a BVH per body).
+ * (the batch join's flattening is cheaper than a BVH per body). The
+ * planner asks the same rule of its estimates (exactgpu_probe_rule), and
+ * prices the probe where the executor will take it (planner/join_cost.c).
  */
 #define PROBE_SMALL_BYTES		((uint64) 256 << 20)
 #define PROBE_RATIO				4
@@ -75,54 +77,64 @@ probe_rows_free(void *arg)
  * Its size as the executor's: about 24 bytes a primitive.
  */
 static bool
-probe_beside_gpu(uint64 bytes)
+probe_beside_gpu(double bytes)
 {
 	if (exactgpu_device == EXG_DEVICE_CPU ||
-		(exactgpu_device == EXG_DEVICE_AUTO && bytes / 24 < (uint64) exactgpu_gpu_min_primitives))
+		(exactgpu_device == EXG_DEVICE_AUTO && bytes / 24 < (double) exactgpu_gpu_min_primitives))
 		return false;
 	return exactgpu_service_has_gpus() || exg_gpu_present_hint();
 }
 
-/* Which side is the bodies', or -1 when the probe does not pay. */
-static int
-probe_body_side(const ExactgpuJoin *j)
+int
+exactgpu_probe_rule(ExactgpuJoinKind kind, int naxes, bool skip_invalid,
+					const ExactgpuProbeSide side[2])
 {
-	uint64		bytes[2];
-	double		nrows[2];
 	int			small,
 				big;
 	bool		gpu;
 
 	if (!exactgpu_probe_join ||
-		!(j->kind == EXACTGPU_JOIN_INTERSECTS ||
-		  (j->naxes == 3 && (j->kind == EXACTGPU_JOIN_VOLUME || j->kind == EXACTGPU_JOIN_LOCATE))))
+		!(kind == EXACTGPU_JOIN_INTERSECTS ||
+		  (naxes == 3 && (kind == EXACTGPU_JOIN_VOLUME || kind == EXACTGPU_JOIN_LOCATE))))
 		return -1;
-	for (int k = 0; k < 2; k++)
-	{
-		/* exactgpu.invalid_rows = 'skip' leaves rows out as the batch join
-		 * meets them: that join, then */
-		if (j->rows[k].skip_invalid)
-			return -1;
-		bytes[k] = j->rows[k].len + j->rows[k].toast_bytes;
-		nrows[k] = (double) (j->rows[k].n + j->rows[k].ntoast);
-		/* an empty side: the driver's join is as cheap, and lazy joins read nothing */
-		if (nrows[k] == 0)
-			return -1;
-	}
-	small = bytes[0] <= bytes[1] ? 0 : 1;
+	/* exactgpu.invalid_rows = 'skip' leaves rows out as the batch join
+	 * meets them: that join, then */
+	if (skip_invalid)
+		return -1;
+	/* an empty side: the driver's join is as cheap, and lazy joins read nothing */
+	if (side[0].rows == 0 || side[1].rows == 0)
+		return -1;
+	small = side[0].bytes <= side[1].bytes ? 0 : 1;
 	big = 1 - small;
-	gpu = probe_beside_gpu(bytes[0] + bytes[1]);
-	if (bytes[small] > (gpu ? PROBE_GPU_SMALL_BYTES : PROBE_SMALL_BYTES) ||
-		bytes[big] < (gpu ? PROBE_GPU_RATIO : PROBE_RATIO) * bytes[small] ||
-		nrows[small] * nrows[big] > PROBE_MAX_BOX_TESTS)
+	gpu = probe_beside_gpu(side[0].bytes + side[1].bytes);
+	if (side[small].bytes > (double) (gpu ? PROBE_GPU_SMALL_BYTES : PROBE_SMALL_BYTES) ||
+		side[big].bytes < (gpu ? PROBE_GPU_RATIO : PROBE_RATIO) * side[small].bytes ||
+		side[small].rows * side[big].rows > PROBE_MAX_BOX_TESTS)
 		return -1;
 	/* bodies stored in line (small ones, tiny bodies of a mine) have no
 	 * resident identity: prepared for the join, as long as they are few */
 	if (exactgpu_resident_enabled() ?
-		j->rows[big].ntoast == 0 || j->rows[big].len > PROBE_INLINE_BODY_BYTES :
-		bytes[big] > PROBE_COLD_BODY_BYTES)
+		side[big].toast_rows == 0 || side[big].inline_bytes > PROBE_INLINE_BODY_BYTES :
+		side[big].bytes > PROBE_COLD_BODY_BYTES)
 		return -1;
 	return big;
+}
+
+/* Which side of j is the bodies', or -1: the rule, asked of the rows as read. */
+static int
+probe_body_side(const ExactgpuJoin *j)
+{
+	ExactgpuProbeSide side[2];
+
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].rows = (double) (j->rows[k].n + j->rows[k].ntoast);
+		side[k].bytes = (double) (j->rows[k].len + j->rows[k].toast_bytes);
+		side[k].toast_rows = (double) j->rows[k].ntoast;
+		side[k].inline_bytes = (double) j->rows[k].len;
+	}
+	return exactgpu_probe_rule(j->kind, j->naxes,
+							   j->rows[0].skip_invalid || j->rows[1].skip_invalid, side);
 }
 
 /* Name the row of id on side k in a failure, as the driver does. */
@@ -442,7 +454,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 	 * took turns on the cores (2-core machine: 2 clients at 2 threads each
 	 * 90 joins/s in all, at 1 thread each 451)
 	 */
-	threads = exactgpu_threads_for(small_bytes / 24, PRIMS_PER_THREAD);
+	threads = exactgpu_threads_for(small_bytes / EXACTGPU_PROBE_BYTES_PER_VERTEX, PRIMS_PER_THREAD);
 	{
 		exg_probe_predicate pred = probe_predicate(j);
 		int			vol = pred == EXG_PROBE_VOLUMES_LEFT ? 0 : pred == EXG_PROBE_VOLUMES_RIGHT ? 1 : -1;

@@ -93,6 +93,7 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	double		rows[2],
 				width[2],
 				resident[2],
+				kept[2],
 				pairs,
 				startup;
 	int			device;
@@ -136,12 +137,17 @@ exact_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 	/* the clause's selectivity is that of the box overlap (support.c) */
 	pairs = clamp_row_est(outer_path->rows * inner_path->rows *
 						  clause_selectivity(root, (Node *) clause, 0, JOIN_INNER, extra->sjinfo));
-	resident[0] = exactgpu_resident_share(root, (Node *) (swapped ? lsecond(((FuncExpr *) clause)->args)
-														  : linitial(((FuncExpr *) clause)->args)), true);
-	resident[1] = exactgpu_resident_share(root, (Node *) (swapped ? linitial(((FuncExpr *) clause)->args)
-														  : lsecond(((FuncExpr *) clause)->args)), true);
+	/* what the store keeps: sides flattened (the batch join's), bodies
+	 * prepared (the probe's) */
+	for (int k = 0; k < 2; k++)
+	{
+		Node	   *arg = (Node *) list_nth(((FuncExpr *) clause)->args, k == 0 ? swapped : !swapped);
+
+		resident[k] = exactgpu_resident_share(root, arg, true);
+		kept[k] = exactgpu_resident_share(root, arg, false);
+	}
 	startup = outer_path->total_cost + inner_path->total_cost +
-		exactgpu_batch_join_cost(pred, rows, width, resident, pairs, &device);
+		exactgpu_batch_join_cost(pred, rows, width, resident, kept, pairs, &device);
 	exactgpu_join_add_path(root, joinrel, jointype, outer_path, inner_path, clause, others,
 						   joinquals, list_make4_int(pred, swapped, device, jointype),
 						   &exact_join_path_methods, startup, pairs);

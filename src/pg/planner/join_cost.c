@@ -16,7 +16,9 @@
 #include "exactgpu_engine.h"
 #include "gpu_service.h"
 #include "join_cost.h"
+#include "invalid_rows.h"
 #include "join_options.h"
+#include "join_probe.h"
 #include "join_rows.h"
 #include "resident_store.h"
 
@@ -153,6 +155,85 @@ exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side)
 
 
 /*
+ * The probe join (exec/join_probe.c), which the executor runs instead of
+ * the batch join wherever exactgpu_probe_rule takes it: the small side's
+ * rows prepared one by one, each (row, body) pair whose boxes meet tested
+ * against the body's prepared form (BVH), the bodies borrowed from the
+ * resident store, or prepared and kept there by this join when they are
+ * not. Measured at one thread on the 2-core build machine, store warm,
+ * 20 to 1,000 holes of 850 bytes (33 segments) against the 20 bodies of
+ * the demo mine (1 MB each) and of a generated one (minegen --holes 4000
+ * --bodies 20 --triangles 2000000: 10 MB each), the phases of the probe's
+ * progress NOTICE (bench/results/2026-11-27-cpu2-probe-plan.md).
+ *
+ * A row prepared for the join (the small side's, and bodies not borrowed):
+ * parsed, its views and box index built, 1.6 us a point quiet (15,352
+ * points as the bodies of 28 cubes), 6.4 us with the machine loaded; then
+ * 0.8 ops a byte (8 us a hole of 850 bytes).
+ */
+#define PROBE_PREPARE_ROW_OPS			400.0
+#define PROBE_PREPARE_OPS_PER_BYTE		0.8
+/* a resident body: its key (the first TOAST chunk, through the TOAST
+ * table's index), pinned and borrowed: 6-11 us */
+#define PROBE_BODY_OPS					1000.0
+/* a body stored out of line and not kept yet: also detoasted and its block
+ * written into the store, 7.9-8.1 ns a byte in all (20 bodies of 1 MB
+ * 147-174 ms, of 10 MB 1,571-1,750 ms: the store emptied first) */
+#define PROBE_KEEP_OPS_PER_BYTE			0.3
+/* a (row, body) box test, every row against every body: about 12 ns
+ * (28 cubes x 15,352 points, 5 ms beside the phases the NOTICE names) */
+#define PROBE_BOX_OPS					2.0
+/*
+ * A pair's tests: every primitive of the small row (EXACT_JOIN_BYTES_PER_PRIM)
+ * descends the body's BVH and tests the triangles near it, as many as the
+ * square root of the body's bytes foretells (a segment's box meets a patch
+ * of the surface): 4 us a pair whose boxes meet with bodies of 1 MB, 11 us
+ * with 10 MB. The constant is per pair of the planner's estimate (the box
+ * operator's join selectivity, as EXACT_JOIN_PAIR_OPS is), which on both
+ * mines was 4.8-6.1x the pairs whose boxes met: 0.69 us an estimated pair
+ * with bodies of 1 MB, 2.25 us with 10 MB (500 holes).
+ */
+#define PROBE_PAIR_OPS_PER_PRIM_SQRT_BYTE 0.0036
+
+/*
+ * The probe's price: side[body] the bodies, kept[body] the share of them
+ * resident (exactgpu_resident_share, as prepared geometries); width[k] the
+ * sides' average row bytes. The leader reads every row (as the batch join
+ * does), prepares the small side's rows and the bodies not borrowed (those
+ * stored out of line it keeps); the box tests and the pairs' tests run on
+ * threads sized to the small side, as at run time.
+ */
+static Cost
+probe_join_cost(const ExactgpuProbeSide side[2], const double width[2], const double kept[2],
+				double pairs, int body)
+{
+	const ExactgpuProbeSide *bodies = &side[body],
+			   *rows = &side[1 - body];
+	double		resident = Max(0.0, Min(kept[body], 1.0)),
+				toast_bytes = bodies->bytes - bodies->inline_bytes,
+				borrowed = bodies->toast_rows * resident,
+				serial,
+				parallel;
+	int			threads;
+
+	serial = (side[0].rows + side[1].rows) *
+		(cpu_tuple_cost + EXACT_JOIN_ROW_OPS * cpu_operator_cost) +
+		(side[0].inline_bytes + side[1].inline_bytes) * EXACT_JOIN_COPY_OPS_PER_BYTE * cpu_operator_cost;
+	serial += ((rows->rows + bodies->rows - borrowed) * PROBE_PREPARE_ROW_OPS +
+			   (rows->bytes + bodies->bytes - toast_bytes * resident) * PROBE_PREPARE_OPS_PER_BYTE +
+			   toast_bytes * (1 - resident) * PROBE_KEEP_OPS_PER_BYTE +
+			   borrowed * PROBE_BODY_OPS) * cpu_operator_cost;
+	parallel = (side[0].rows * side[1].rows * PROBE_BOX_OPS +
+				pairs * Max(1.0, width[1 - body] / EXACT_JOIN_BYTES_PER_PRIM) *
+				PROBE_PAIR_OPS_PER_PRIM_SQRT_BYTE * sqrt(width[body])) * cpu_operator_cost;
+	threads = exactgpu_threads_planned(rows->bytes / EXACTGPU_PROBE_BYTES_PER_VERTEX,
+									   PRIMS_PER_THREAD);
+	/* one thread runs without the pool (no parallel region to start) */
+	return serial + parallel / pow(threads, EXACT_JOIN_THREAD_EXPONENT) +
+		(threads > 1 ? EXACT_JOIN_CPU_STARTUP : 0);
+}
+
+/*
  * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
  * `pairs` row pairs estimated, children excluded, on the device the
  * executor will use: the serial part (reading, detoasting) once, the
@@ -163,7 +244,8 @@ exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side)
  */
 Cost
 exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const double width[2],
-						 const double resident[2], double pairs, int *device)
+						 const double resident[2], const double kept[2], double pairs,
+						 int *device)
 {
 	double		nrows = 0,
 				bytes = 0,
@@ -182,6 +264,36 @@ exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2], const do
 	int			threads,
 				parse_threads;
 	bool		service;
+	ExactgpuProbeSide side[2];
+	int			body;
+
+	/* the executor's rule, asked of the estimates: the probe's price where it will probe */
+	for (int k = 0; k < 2; k++)
+	{
+		side[k].rows = rows[k];
+		side[k].bytes = rows[k] * width[k];
+		/* out of line as below */
+		side[k].toast_rows = width[k] > TOAST_TUPLE_THRESHOLD ? rows[k] : 0;
+		side[k].inline_bytes = width[k] > TOAST_TUPLE_THRESHOLD ? 0 : side[k].bytes;
+	}
+	/*
+	 * Without the store the executor probes only bodies of at most 1 MB in
+	 * all, each prepared for that one join: there the batch join's price
+	 * stays, as the nested loops it is weighed against are priced from the
+	 * box estimate, which for many small rows can be several times the
+	 * rows (28 cubes x 15,352 points, custom_join_solid: the probe 29 ms,
+	 * the nested loop 8.4 ms; the probe priced, 20,261 against the nested
+	 * loop's 29,760).
+	 */
+	body = !exactgpu_resident_enabled() ? -1 :
+		exactgpu_probe_rule(pred == EXACT_PRED_SOLID3D ? EXACTGPU_JOIN_VOLUME : EXACTGPU_JOIN_INTERSECTS,
+							pred == EXACT_PRED_2D ? 2 : 3,
+							exactgpu_invalid_rows == EXACTGPU_INVALID_ROWS_SKIP, side);
+	if (body >= 0)
+	{
+		*device = EXG_DEVICE_CPU;
+		return probe_join_cost(side, width, kept, pairs, body);
+	}
 
 	for (int k = 0; k < 2; k++)
 	{

@@ -95,12 +95,15 @@ double		exactgpu_resident_share(PlannerInfo *root, Node *arg, bool as_side);
 /*
  * The batch join of rows[k] rows of width[k] bytes (outer, inner) with
  * `pairs` row pairs estimated, children excluded, resident[k] of side k's
- * bytes borrowed from the resident store (exactgpu_resident_share: not
- * detoasted nor parsed); *device: the device the executor will use.
+ * bytes borrowed from the resident store as flattened sides and kept[k] as
+ * prepared geometries (exactgpu_resident_share, as_side true and false:
+ * not detoasted nor parsed); *device: the device the executor will use.
+ * Where the executor will run it as the probe join (exactgpu_probe_rule,
+ * exec/join_probe.c: with the store on), the probe's price, on the CPU.
  */
 Cost		exactgpu_batch_join_cost(ExactJoinPredicate pred, const double rows[2],
 									 const double width[2], const double resident[2],
-									 double pairs, int *device);
+									 const double kept[2], double pairs, int *device);
 
 /* ---- Core paths repriced (hooks installed by exactgpu_custom_join_init) ---- */
 
