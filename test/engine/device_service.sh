@@ -38,7 +38,7 @@ for t in "test_join --gpu" "test_box_join --gpu" "test_locate_join" "test_memory
 		 "test_overlay" "test_batch_join_as" "test_batch_borrow" "test_batch_packed" \
 		 "test_host_alloc" "test_host_copy" "test_mine" "test_intercepts" "test_solid" \
 		 "test_volume" "test_static_filter" "test_differential" "test_solid_check" \
-		 "test_worker_signals" "test_worker_limits" "test_batch_flatten"; do
+		 "test_worker_signals" "test_worker_limits" "test_batch_flatten" "test_batch_probe"; do
 	now=$(date +%s)
 	if [ $((now - start)) -gt "$budget" ]; then
 		echo "skipped (time): $t" >> "$out/gpu-tests.log"
