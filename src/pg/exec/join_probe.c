@@ -55,7 +55,9 @@ typedef struct ProbeRows
 	const void **block[2];		/* the resident block a row borrows, or NULL */
 	size_t		n[2];			/* rows whose prep is initialised */
 	size_t		borrowed;		/* bodies borrowed from the store */
+	uint64		borrowed_bytes; /* ... their detoasted bytes */
 	size_t		prepared;		/* bodies prepared here (kept, or not) */
+	uint64		prepared_bytes; /* ... their detoasted bytes */
 	MemoryContextCallback cb;
 } ProbeRows;
 
@@ -213,11 +215,13 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 		if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
 			probe_fail_id(j, &err, k, t->id);
 		pr->borrowed++;
+		pr->borrowed_bytes += (uint64) rkey.rawsize;
 		*kept = block;
 		return;
 	}
 	v = detoast_attr((struct varlena *) raw);
 	parse_row(j, k, t->id, (const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, out);
+	pr->prepared_bytes += VARSIZE(v) - VARHDRSZ;
 	pfree(v);
 	pr->prepared++;
 	/* a view that fails is left to the probe, which names the row */
@@ -417,6 +421,12 @@ probe_report(const ExactgpuJoin *j, const ProbeRows *pr, int body, const exg_pro
 	rep->left_prims = ps->prims[0];
 	rep->right_prims = ps->prims[1];
 	rep->read_resident = pr->borrowed == nbodies ? 1 : 0;
+	/* as the batch join reports its read: rows borrowed and their bytes,
+	 * the bytes read (the other side's, and the bodies prepared here) */
+	rep->resident_rows = pr->borrowed;
+	rep->resident_bytes = pr->borrowed_bytes;
+	rep->read_bytes = j->rows[1 - body].len + j->rows[1 - body].toast_bytes +
+		j->rows[body].len + pr->prepared_bytes;
 	snprintf(rep->semantics, sizeof(rep->semantics), "%s",
 			 j->naxes == 2 ? "2D" : j->kind == EXACTGPU_JOIN_VOLUME ? "3D volume" :
 			 j->kind == EXACTGPU_JOIN_LOCATE ? "3D point in solid" : "3D");
