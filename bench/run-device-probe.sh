@@ -28,11 +28,8 @@ reps=${REPS:-10}
 work=/tmp/exactgpu-probe
 pg_cluster_init "$work" bench
 ncores=$(nproc)
-pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
- -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
- -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
- -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=postgis-3,exactgpu \
- -c exactgpu.resident_memory=$store_mb -c max_connections=100 -c exactgpu.gpu_service=${GPU_SERVICE:-auto}"
+pg_cluster_start -e OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "$(pg_mine_opts 16GB 4GB $store_mb postgis-3,exactgpu) \
+ -c max_connections=100 -c exactgpu.gpu_service=${GPU_SERVICE:-auto}"
 report="$out/probe.md"
 {
 	echo "# exactgpu: the probe join ($size mine, store on)"

@@ -23,11 +23,7 @@ pg_cluster_init "$work" bench
 ncores=$(nproc)
 ngpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 report="$out/service-gpus.md"
-opts="-c shared_buffers=24GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
- -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
- -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
- -c min_dynamic_shared_memory=8GB -c shared_preload_libraries=exactgpu \
- -c exactgpu.resident_memory=32768 -c max_connections=60"
+opts="$(pg_mine_opts 24GB 8GB 32768) -c max_connections=60"
 {
 	echo "# exactgpu: one join over every GPU through the GPU service"
 	echo

@@ -28,11 +28,7 @@ work=/tmp/exactgpu-service
 pg_cluster_init "$work" bench
 ncores=$(nproc)
 report="$out/service.md"
-opts="-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
- -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
- -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
- -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=exactgpu \
- -c exactgpu.resident_memory=${STORE_MB:-16384} -c max_connections=120 -c restart_after_crash=on"
+opts="$(pg_mine_opts 16GB 4GB ${STORE_MB:-16384}) -c max_connections=120 -c restart_after_crash=on"
 gpu_mem() { nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null | tr '\n' ' '; }
 {
 	echo "# exactgpu: the GPU service ($size mine)"

@@ -68,6 +68,19 @@ pg_cluster_init() {
 	trap 'exit 143' TERM
 }
 
+# The server settings of the device benches on the big mines: $1
+# shared_buffers, $2 min_dynamic_shared_memory, $3 exactgpu.resident_memory
+# (MB), $4 shared_preload_libraries (exactgpu); a parallel worker per core,
+# WAL kept to a minimum (the mines are loaded once and only read).
+pg_mine_opts() {
+	_n=$(nproc)
+	echo "-c shared_buffers=$1 -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
+ -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((_n + 8)) \
+ -c max_parallel_workers=$_n -c max_parallel_workers_per_gather=$((_n - 1)) \
+ -c min_dynamic_shared_memory=$2 -c shared_preload_libraries=${4:-exactgpu} \
+ -c exactgpu.resident_memory=$3"
+}
+
 pg_cluster_start() {
 	_pg_start_env=
 	while [ "${1-}" = -e ]; do
