@@ -239,6 +239,9 @@ BEGIN
 	-- a flat sliver: one corner a tiny height over the base's plane
 	INSERT INTO pd_s_solids VALUES (pd_tetra(ARRAY[ox + 90, oy, oz], ARRAY[ox + 94, oy, oz],
 		ARRAY[ox + 90, oy + 4, oz], ARRAY[ox + 91, oy + 1, pd_ulp(oz, 1)]));
+	-- the first body again under another id (the same value), and empty bodies
+	INSERT INTO pd_s_solids SELECT s.g FROM pd_s_solids s LIMIT 1;
+	INSERT INTO pd_s_solids VALUES ('TIN Z EMPTY'), ('POLYHEDRALSURFACE Z EMPTY');
 	-- a heavy body (out of line, kept by the resident store)
 	INSERT INTO pd_s_solids VALUES (pd_cube(ox + 100, oy, oz, 4, pd_rint(5, 7)));
 	-- a tetrahedron whose box touches the first box's box only at its face
@@ -305,6 +308,8 @@ BEGIN
 		('LINESTRING Z (112 5 2, 112 7 2)'),         -- box meets the tetrahedron's, not it
 		('LINESTRING Z (4 4 4, 110 4 4)'),           -- from a corner to the tetrahedron's corner
 		('POINT Z (4 4 4)'),
+		('LINESTRING ZM (-1 -1 -1 5, 0 0 0 6, 2 -1 0 7)'),  -- with measures, through a corner
+		('POINT ZM (2 2 0 1)'),
 		('MULTIPOINT Z ((0 0 0), (55 2 2))'),
 		('POLYGON Z ((1 1 0, 3 1 0, 3 3 0, 1 1 0))'), -- in a face
 		('POLYGON Z ((5 1 0, 6 1 0, 6 2 0, 5 1 0))'), -- in the plane of two faces

@@ -21,6 +21,8 @@ BEGIN
 	-- one body of 96 triangles (the probe's size rule: points under a
 	-- quarter of its bytes)
 	CREATE TABLE pd_kbodies (k int, geom geometry);
+	-- out of line, so that the resident store keeps it
+	ALTER TABLE pd_kbodies ALTER COLUMN geom SET STORAGE EXTERNAL;
 	INSERT INTO pd_kbodies VALUES (10, pd_cube(0, 0, 0, 1, 2));
 	CREATE TABLE pd_kpoints (k int, geom geometry);
 	INSERT INTO pd_kpoints VALUES

@@ -3,30 +3,38 @@
 # adversarial inputs, each batch join (ST_ExactIntersects3DJoin,
 # ST_ExactIntersectsJoin, ST_ExactIntersectsSolid3DJoin,
 # ST_ExactLocate3DJoin) must give the same pairs, and for bad rows the same
-# error, with the probe on and off; and the same pairs as a plain nested
-# loop over the row-level predicate (no batch join at all), as the plain
-# join through Custom Scan (ExactJoin) (probe on and off) and as the
-# exactgpu_batch value form. The probe must have run where the documented
-# size rule says it is taken, and never when off (compare.sql says how).
+# error (SQLSTATE, message, detail; under exactgpu.invalid_rows = skip the
+# same rows skipped), with the probe on and off; and the same pairs as a
+# plain nested loop over the row-level predicate (no batch join at all), as
+# the plain join through Custom Scan (ExactJoin) (probe on and off) and as
+# the exactgpu_batch value form. The probe must have run where the
+# documented size rule says it is taken, never when off, and in each join
+# and phase (compare.sql says how).
 # Inputs:
-#   - minegen mines of random sizes (demo/bin/minegen --seed, with its
-#     deliberate degenerate sets), PROBE_DIFF_MINES of them;
+#   - minegen mines of sizes drawn from the seed (demo/bin/minegen --seed,
+#     with its deliberate degenerate sets, whose expected answers are
+#     checked too), PROBE_DIFF_MINES of them;
 #   - adversarial inputs built in SQL (adversarial.sql), PROBE_DIFF_SEEDS;
-#   - bad rows of every kind (errors.sql), PROBE_DIFF_BAD inputs.
+#   - on each of those, open surfaces cut from the bodies, faces of no
+#     area, small bodies as rows, and ids shared by several rows (checks.sql);
+#   - bad rows of every kind (errors.sql), PROBE_DIFF_BAD inputs;
+#   - the differences found so far, reduced (known.sql): printed as KNOWN,
+#     not counted, until fixed.
 # Ids are integers, bigints, numerics, texts or uuids, handed to the joins
 # in a hashed order. Everything runs twice on one throwaway cluster:
 # without exactgpu preloaded (no resident store), then preloaded with
 # exactgpu.resident_memory set (the probe borrows bodies from the store;
-# each join run cold, then warm, prewarmed or evicted at random).
-# PROBE_DIFF_BASE_SEED shifts every seed (default 0: the same inputs every
-# run). Run by test/run-tests.sh after `make install`; the last line says
-# "probe_diff: N joins compared, M failed".
+# each join runs cold, then warm; bodies prewarmed, evicted or left as they
+# were, by seed). PROBE_DIFF_BASE_SEED shifts every seed (default 0: the
+# same inputs every run). Run by test/run-tests.sh after `make install`;
+# the last line says "probe_diff: N joins compared, M failed, K known
+# differences (S s)".
 set -eu
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
-MINES=${PROBE_DIFF_MINES:-10}
-SEEDS=${PROBE_DIFF_SEEDS:-12}
+MINES=${PROBE_DIFF_MINES:-6}
+SEEDS=${PROBE_DIFF_SEEDS:-6}
 BAD=${PROBE_DIFF_BAD:-1}
 BASE=${PROBE_DIFF_BASE_SEED:-0}
 start=$(date +%s)
@@ -78,6 +86,7 @@ SELECT pd_check_all(:'input', 1 + $s % 2);
 SQL
 		i=$((i + 1))
 	done
+	echo "probe_diff: $1: mines and adversarial inputs done, $(($(date +%s) - start)) s"
 	q -c "SELECT pd_check_known()" >/dev/null
 	i=1
 	while [ "$i" -le "$BAD" ]; do
