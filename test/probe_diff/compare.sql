@@ -30,7 +30,7 @@
 CREATE TABLE pd_result (
 	phase text, input text, fn text, lr text,
 	outcome text, pairs bigint, probed boolean, scan_probed boolean,
-	scan_taken boolean, resident_rows bigint, answers int, expect_probe boolean, invalid_rows text);
+	scan_taken boolean, resident_hits bigint, answers int, expect_probe boolean, invalid_rows text);
 CREATE TABLE pd_failure (phase text, input text, fn text, lr text, what text);
 -- the phase (store off / store on) the results are recorded under
 CREATE TABLE pd_phase (name text, store boolean);
@@ -161,11 +161,14 @@ BEGIN
 	SELECT device INTO dev_off FROM exactgpu_last_join_stats();
 	PERFORM set_config('exactgpu.probe_join', 'on', true);
 	o_on := pd_answer('pd_on', srf);
-	SELECT device, resident_rows INTO dev_on, res_rows FROM exactgpu_last_join_stats();
+	SELECT device INTO dev_on FROM exactgpu_last_join_stats();
 	answers := 2;
 	IF store THEN
+		-- the store's hits during the warm run: bodies borrowed
+		SELECT hits INTO res_rows FROM exactgpu_resident;
 		o_warm := pd_answer('pd_warm', srf);
-		SELECT device, resident_rows INTO dev_warm, res_rows FROM exactgpu_last_join_stats();
+		SELECT device INTO dev_warm FROM exactgpu_last_join_stats();
+		res_rows := (SELECT hits FROM exactgpu_resident) - res_rows;
 		answers := answers + 1;
 	END IF;
 
