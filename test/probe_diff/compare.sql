@@ -15,15 +15,19 @@
 --   scan_off     the planner takes Custom Scan (ExactJoin), probe on / off
 --                (when the planner does not take it, the answer is the
 --                nested loop's again and is compared all the same);
---   value        the exactgpu_batch value form (ST_ExactBatch), probe on.
+--   value        the exactgpu_batch value form (ST_ExactBatch), probe on
+--                (its errors compared by SQLSTATE: ST_ExactBatch raises its
+--                own for a NULL id).
 -- The rows are handed to the SRFs in an order fixed by a hash of the ids
 -- (not the ids' order, not insertion order), the same for on and off, so a
 -- "first bad row" is the same row in both.
 -- An answer is its outcome ('ok', or the SQLSTATE and message of its error,
 -- plus, under exactgpu.invalid_rows = skip, the rows skipped) and its pairs
--- (ids as text). on, off, warm, value and the scans must agree exactly;
--- ref must agree whenever the joins succeed (the row-level functions raise
--- their own messages for bad rows, so only the joins' errors are compared).
+-- (ids as text). on, off and warm must agree exactly, as must the scans
+-- with each other; ref, value and the scans must give the SRF's pairs
+-- whenever it succeeds (the row-level functions and plain joins raise
+-- their own messages for bad rows, and have no ids to refuse, so only the
+-- SRFs' errors are compared with each other).
 -- The probe must have run with probe_join on where expect_probe says so, and
 -- never with it off; every probe run is counted in pd_result.
 

@@ -34,7 +34,7 @@ cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
 MINES=${PROBE_DIFF_MINES:-8}
-SEEDS=${PROBE_DIFF_SEEDS:-8}
+SEEDS=${PROBE_DIFF_SEEDS:-16}
 BAD=${PROBE_DIFF_BAD:-1}
 BASE=${PROBE_DIFF_BASE_SEED:-0}
 start=$(date +%s)
