@@ -12,6 +12,9 @@
 #      (test/resident/run.sh), the GPU service's (test/service/run.sh: on its CPU
 #      pool where there is no GPU) and the sharding recipe on a coordinator and
 #      three shard clusters (test/shard/run.sh);
+#   5b. the probe join against the batch join, the row-level predicates and
+#      the custom scan on random and adversarial inputs, without and with the
+#      resident store (test/probe_diff/run.sh);
 #   6. no include or call cycles (make check-cycles);
 #   7. fuzz every SQL function for about a minute on another throwaway
 #      cluster (test/fuzz/fuzz.sh; FUZZ_SECONDS to change, 0 to skip).
@@ -32,6 +35,7 @@ fi
 sh test/resident/run.sh
 sh test/service/run.sh
 sh test/shard/run.sh
+sh test/probe_diff/run.sh
 make check-cycles
 if [ "${FUZZ_SECONDS:-60}" -gt 0 ]; then
 	pg_virtualenv -v 15 test/fuzz/fuzz.sh "${FUZZ_SECONDS:-60}" 2 || exit 1
