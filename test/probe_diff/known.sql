@@ -5,14 +5,11 @@
 -- (its case stays, as a regression test).
 CREATE TABLE pd_known (input text PRIMARY KEY, note text);
 
--- 2026-11-27: the probe raises "a row of the points is not a point" for a
--- LINESTRING Z or TRIANGLE Z whose vertices are all one point; the batch
--- join (probe off) reads it as that point and answers (pairs for the copy
--- inside the body, none for the one outside). ST_ExactLocate3D raises
--- "argument 2 must be a POINT" for it; MULTIPOINT Z and a GEOMETRYCOLLECTION
--- of a point are points for both.
-INSERT INTO pd_known VALUES ('known: points of one repeated vertex',
-	'ST_ExactLocate3DJoin: a zero-length LINESTRING Z / all-equal TRIANGLE Z among the points: probe on raises 22023 "a row of the points is not a point", probe off answers it as a point');
+-- 2026-11-27, fixed the same day: the probe raised "a row of the points is
+-- not a point" for a LINESTRING Z or TRIANGLE Z whose vertices are all one
+-- point, the batch join (probe off) read it as that point and answered;
+-- ST_ExactLocate3D raises "argument 2 must be a POINT". Both joins now
+-- refuse it; the case below stays as a regression test.
 
 CREATE FUNCTION pd_check_known() RETURNS void
 LANGUAGE plpgsql AS $$
