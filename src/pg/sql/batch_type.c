@@ -125,6 +125,10 @@ exactgpu_read_batch_rows(Datum batch, const char *which, ExactgpuRows *rows)
 		keytype = batch_key_type(b);
 		get_typlenbyval(keytype, &typlen, &typbyval);
 	}
+	/* the aggregate over no rows writes an unkeyed batch whatever its ids'
+	 * type: an empty batch has no ids, and fits any type given for them */
+	if (b->nrows == 0 && !keyed && OidIsValid(rows->want_idtype))
+		keytype = rows->want_idtype;
 	exactgpu_rows_check_id_type(rows, keytype, which);
 	rows->idtype = keytype;
 	for (r = 0; r < b->nrows; r++)

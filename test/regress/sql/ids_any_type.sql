@@ -160,6 +160,8 @@ SELECT * FROM ST_ExactIntersects3DJoin('SELECT point(id, id), geom FROM ida_hole
 -- keyed batch text form: unquoted id
 SELECT '(text){a:0101000000000000000000F03F0000000000000040}'::exactgpu_batch;
 SELECT '(text){"a:0101000000000000000000F03F0000000000000040}'::exactgpu_batch;
+-- a batch of no rows (the aggregate over none) fits any ids' type
+SELECT count(*) AS pairs FROM ST_ExactIntersects3DJoin((SELECT ST_ExactBatch(tid, geom) FROM ida_holes WHERE false), (SELECT ST_ExactBatch(uid, geom) FROM ida_bodies), NULL::text, NULL::uuid);
 
 DROP FUNCTION ida_same(text, text, text, text, text, text, text, text, boolean);
 DROP FUNCTION ida_cube(float8, float8, float8, float8);
