@@ -22,6 +22,7 @@
 #include "gpu.h"
 #include "parallel.h"
 #include "host_alloc.h"
+#include "host_copy.h"
 
 /* exact predicates */
 #include "predicates.h"

@@ -10,7 +10,6 @@
 #include "storage/proc.h"
 #include "storage/shmem.h"
 
-#include "host_copy.h"
 #include "service_shmem.h"
 
 /* How long a join abandoned by this session (cancelled) is waited for. */
