@@ -203,6 +203,26 @@ dispatch(void)
 	}
 }
 
+/* The kept copies' figures of one device, where the view reads them. */
+static void
+publish_keep(int device)
+{
+	ServiceShared *s = exactgpu_service_shared;
+	ExactgpuServiceDevice *d;
+	exg_gpu_keep_stats ks;
+
+	if (device < 0 || device >= EXACTGPU_SERVICE_MAX_DEVICES || !exg_gpu_keep_info(device, &ks))
+		return;
+	d = &s->dev[device];
+	SpinLockAcquire(&s->mutex);
+	d->kept_bytes = ks.bytes_kept;
+	d->keep_hits = ks.hits;
+	d->keep_misses = ks.misses;
+	d->keep_bytes_saved = ks.bytes_saved;
+	d->keep_evictions = ks.evictions;
+	SpinLockRelease(&s->mutex);
+}
+
 /* Copy the device's figures where the view reads them. */
 static void
 publish_device(const ServiceLane *lane)
@@ -225,20 +245,11 @@ publish_device(const ServiceLane *lane)
 		if (lanes[l].device == lane->device)
 			d->joins += lanes[l].joins;
 	SpinLockRelease(&s->mutex);
-	{
-		exg_gpu_keep_stats ks;
-
-		if (exg_gpu_keep_info(lane->device, &ks))
-		{
-			SpinLockAcquire(&s->mutex);
-			d->kept_bytes = ks.bytes_kept;
-			d->keep_hits = ks.hits;
-			d->keep_misses = ks.misses;
-			d->keep_bytes_saved = ks.bytes_saved;
-			d->keep_evictions = ks.evictions;
-			SpinLockRelease(&s->mutex);
-		}
-	}
+	publish_keep(lane->device);
+	/* a join split over the GPUs used the others' kept copies too */
+	for (int i = 0; i < lane->split_n; i++)
+		if (lane->split_devices[i] != lane->device)
+			publish_keep(lane->split_devices[i]);
 }
 
 /* A finished lane's outcome into its slot (or dropped, if abandoned). */
