@@ -540,23 +540,16 @@ check_points_named(ExactgpuJoin *j)
 		}
 		if (!row_is_points(g, len))
 		{
+			/* named by its id (a TOAST row's is not among the ids yet) */
+			int64		id = i < r->n ? r->ids[i] : r->toast[i - r->n].id;
+			const int64 *const ids[2] = {&id, NULL};
+			const size_t n[2] = {1, 0};
 			exg_error	err = {0};
 
 			exg_fail(&err, EXG_ERR_WRONG_KIND, "a row of the points is not a point");
-			if (i < r->n)
-			{
-				err.row = i + 1;
-				err.side = 0;
-				join_fail_rows(j, &err);
-			}
-			if (j->name_rows)
-			{
-				size_t		mlen = strlen(err.message);
-
-				snprintf(err.message + mlen, sizeof(err.message) - mlen, " (id %s of the %s)",
-						 exactgpu_rows_id_text(r, r->toast[i - r->n].id), j->side_name[0]);
-			}
-			exactgpu_report(&err, j->context);
+			err.row = 1;
+			err.side = 0;
+			join_fail(j, &err, ids, n);
 		}
 		if (v)
 			pfree(v);
@@ -710,7 +703,8 @@ join_run_once(ExactgpuJoin *j, bool by_id)
 	 * tested, against the bodies' prepared forms (join_probe.c) */
 	if (exactgpu_join_probe(j, by_id))
 		return true;
-	if (j->kind == EXACTGPU_JOIN_LOCATE)
+	/* (in skip mode skip_unreadable left such rows out) */
+	if (j->kind == EXACTGPU_JOIN_LOCATE && !j->rows[0].skip_invalid)
 		check_points_named(j);
 	/* in-line rows parsed on the thread pool, out-of-line ones by parallel
 	 * workers when it pays; batch row i is the row of ids[i] */

@@ -79,13 +79,14 @@ probe_rows_free(void *arg)
 
 /*
  * Would the batch join run on a GPU (the service's, or this backend's)?
- * Its size as the executor's: about 24 bytes a primitive.
+ * Its size as the executor's, by the bytes of its vertices.
  */
 static bool
 probe_beside_gpu(double bytes)
 {
 	if (exactgpu_device == EXG_DEVICE_CPU ||
-		(exactgpu_device == EXG_DEVICE_AUTO && bytes / 24 < (double) exactgpu_gpu_min_primitives))
+		(exactgpu_device == EXG_DEVICE_AUTO &&
+		 bytes / EXACTGPU_PROBE_BYTES_PER_VERTEX < (double) exactgpu_gpu_min_primitives))
 		return false;
 	return exactgpu_service_has_gpus() || exg_gpu_present_hint();
 }
@@ -256,7 +257,8 @@ parse_inline_rows(ExactgpuJoin *j, ProbeRows *pr, int k)
 	long		n = (long) rows->n,
 				first_bad = n;
 	exg_error	bad = {0};
-	int			threads = exactgpu_threads_for(rows->len / 24, PRIMS_PER_THREAD);
+	int			threads = exactgpu_threads_for(rows->len / EXACTGPU_PROBE_BYTES_PER_VERTEX,
+												PRIMS_PER_THREAD);
 	exg_nonplanar_policy policy = (exg_nonplanar_policy) exactgpu_nonplanar_faces;
 
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1 && n > 256)
@@ -527,7 +529,7 @@ exactgpu_join_probe(ExactgpuJoin *j, bool by_id)
 			noted = verdicts_get(pr, vol);
 			/* a body's self-join, as the row-level functions size it */
 			(void) exactgpu_join_options(&solid_opt, (j->rows[vol].len + j->rows[vol].toast_bytes) /
-										 Max(pr->n[vol], 1) / 24, 0, false);
+										 Max(pr->n[vol], 1) / EXACTGPU_PROBE_BYTES_PER_VERTEX, 0, false);
 		}
 		st = exg_probe_ready(&side[0], &side[1], pred, threads, vol >= 0 ? &solid_opt : NULL,
 							 &ps, &err);
