@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "geom_shape.h"
+
 long		test_failures = 0;
 const char *test_context = NULL;
 
@@ -157,4 +159,27 @@ test_mesh_add_round(test_mesh *m, const double *o, const double *c, double R, do
 			test_mesh_triangle(m, south, base + (i + 1) % nu, base + i);
 			test_mesh_triangle(m, north, base + (rows - 1) * nu + i, base + (rows - 1) * nu + (i + 1) % nu);
 		}
+}
+
+void
+test_mesh_body_shape(const test_mesh *m, uint32_t body, exg_shape *s)
+{
+	exg_error	err;
+
+	exg_shape_init(s);
+	s->has_z = true;
+	s->geom_type = 15;			/* TIN */
+	for (uint32_t t = 0; t < m->nt; t++)
+	{
+		if (m->body[t] != body)
+			continue;
+		exg_shape_begin_comp(s, EXG_COMP_TRIANGLE, true, &err);
+		exg_shape_begin_ring(s, &err);
+		for (int k = 0; k < 4; k++)
+		{
+			const double *v = &m->xyz[3 * (size_t) m->tri[3 * t + k % 3]];
+
+			exg_shape_add_vertex(s, v[0], v[1], v[2], &err);
+		}
+	}
 }

@@ -92,6 +92,10 @@ uint32_t	test_mesh_vertex(test_mesh *m, double x, double y, double z);
 void		test_mesh_triangle(test_mesh *m, uint32_t a, uint32_t b, uint32_t c);
 void		test_mesh_free(test_mesh *m);
 
+/* Body `body` of m as a TIN Z shape (exg_shape_init'ed here; the caller frees it). */
+struct exg_shape;
+void		test_mesh_body_shape(const test_mesh *m, uint32_t body, struct exg_shape *s);
+
 /*
  * A closed bumpy sphere (poles, nu x (nv - 1) grid) or torus (nu x nv grid,
  * wrapping in v too) around o + c, radii R (and r for the torus tube), the

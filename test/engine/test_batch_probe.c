@@ -26,29 +26,6 @@
 
 static test_rng rng = {20261127};
 
-static void
-body_shape(const test_mesh *m, uint32_t body, exg_shape *s)
-{
-	exg_error	err;
-
-	exg_shape_init(s);
-	s->has_z = true;
-	s->geom_type = 15;			/* TIN */
-	for (uint32_t t = 0; t < m->nt; t++)
-	{
-		if (m->body[t] != body)
-			continue;
-		exg_shape_begin_comp(s, EXG_COMP_TRIANGLE, true, &err);
-		exg_shape_begin_ring(s, &err);
-		for (int k = 0; k < 4; k++)
-		{
-			const double *v = &m->xyz[3 * (size_t) m->tri[3 * t + k % 3]];
-
-			exg_shape_add_vertex(s, v[0], v[1], v[2], &err);
-		}
-	}
-}
-
 /* A point near the mesh: a vertex of it (a quarter of the time) or random. */
 static void
 near_point(const test_mesh *m, const double *lo, const double *hi, double *p)
@@ -231,7 +208,7 @@ main(int argc, char **argv)
 	{
 		exg_shape	s;
 
-		body_shape(&m, b, &s);
+		test_mesh_body_shape(&m, b, &s);
 		side_add(&bodies, &s);
 	}
 	for (int i = 0; i < NROWS; i++)

@@ -25,29 +25,6 @@
 static test_rng rng = {20261127};
 
 static void
-shape_of_body(const test_mesh *m, uint32_t body, exg_shape *s)
-{
-	exg_error	err;
-
-	exg_shape_init(s);
-	s->has_z = true;
-	s->geom_type = 15;			/* TIN */
-	for (uint32_t t = 0; t < m->nt; t++)
-	{
-		if (m->body[t] != body)
-			continue;
-		exg_shape_begin_comp(s, EXG_COMP_TRIANGLE, true, &err);
-		exg_shape_begin_ring(s, &err);
-		for (int k = 0; k < 4; k++)
-		{
-			const double *v = &m->xyz[3 * (size_t) m->tri[3 * t + k % 3]];
-
-			exg_shape_add_vertex(s, v[0], v[1], v[2], &err);
-		}
-	}
-}
-
-static void
 segment_shape(exg_shape *s, const double *a, const double *b)
 {
 	exg_error	err;
@@ -111,8 +88,8 @@ test_same_answers(void)
 		void	   *block,
 				   *moved;
 
-		shape_of_body(&m, body, &s);
-		shape_of_body(&m, body, &s2);
+		test_mesh_body_shape(&m, body, &s);
+		test_mesh_body_shape(&m, body, &s2);
 		exg_shape_extent(&s, lo, hi);
 		exg_prepared_init(&orig, &s, EXG_NONPLANAR_ERROR);
 		exg_prepared_init(&fresh, &s2, EXG_NONPLANAR_ERROR);
@@ -211,7 +188,7 @@ test_torn_blocks(void)
 	printf("== torn blocks are refused\n");
 	test_mesh_add_round(&m, o, c, 10, 0, false, 12, 8, 0.1, &rng);
 	m.nbodies++;
-	shape_of_body(&m, 0, &s);
+	test_mesh_body_shape(&m, 0, &s);
 	exg_prepared_init(&g, &s, EXG_NONPLANAR_ERROR);
 	exg_prepared_view3d(&g, true, &view, &err);
 	size = exg_prepared_packed_size(&g);
