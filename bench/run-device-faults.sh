@@ -30,9 +30,7 @@ for setting in auto off; do
 	pg_cluster_start -e OMP_WAIT_POLICY=passive "$opts -c exactgpu.gpu_service=$setting"
 	if [ $setting = auto ]; then
 		pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
-		mkdir -p "$work/mine" && demo/bin/minegen --size demo --out "$work/mine" >/dev/null && chown -R pg "$work/mine"
-		pg_psql "-q -v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
-		pg_psql "-q -c 'VACUUM ANALYZE'"
+		pg_mine_load postgres "$work/mine" --size demo
 	fi
 	echo "## exactgpu.gpu_service = $setting" >> "$report"
 	echo '```' >> "$report"

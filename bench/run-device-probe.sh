@@ -40,9 +40,7 @@ report="$out/probe.md"
 } > "$report"
 pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
 t0=$(date +%s)
-mkdir -p "$work/mine" && demo/bin/minegen --size "$size" --out "$work/mine" >/dev/null && chown -R pg "$work/mine"
-pg_psql "-q -v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
-pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+pg_mine_load postgres "$work/mine" --size "$size"
 echo "$size mine generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
 
 # the bodies' prepared forms kept (what the probe borrows); the batch join
@@ -84,9 +82,7 @@ pg_psql "-c 'SELECT * FROM exactgpu_resident'" | tee -a "$report"
 # the paper mine's join, 1 and 16 clients, probe on and off
 pg_psql "-q -c 'CREATE DATABASE paper'"
 as_pg "psql -X -h /tmp -d paper -q -c 'CREATE EXTENSION exactgpu CASCADE'"
-mkdir -p "$work/paper" && demo/bin/minegen --size paper --out "$work/paper" >/dev/null && chown -R pg "$work/paper"
-as_pg "psql -X -h /tmp -d paper -q -v dir=$work/paper -v replace=1 -f $work/paper/load.sql" >/dev/null
-as_pg "psql -X -h /tmp -d paper -q -c 'VACUUM ANALYZE'"
+pg_mine_load paper "$work/paper" --size paper
 cat > "$work/qpaper.sql" <<'SQL'
 SELECT count(*) FROM ST_ExactIntersects3DJoin('SELECT hole_id, geom FROM drill_holes', 'SELECT body_id, geom FROM ore_bodies');
 SQL

@@ -17,11 +17,7 @@ store_mb=${STORE_MB:-16384}
 work=/tmp/exactgpu-resident
 pg_cluster_init "$work" bench
 ncores=$(nproc)
-pg_cluster_start "-c shared_buffers=16GB -c work_mem=256MB -c max_wal_size=16GB -c wal_level=minimal \
- -c max_wal_senders=0 -c synchronous_commit=off -c max_worker_processes=$((ncores + 8)) \
- -c max_parallel_workers=$ncores -c max_parallel_workers_per_gather=$((ncores - 1)) \
- -c min_dynamic_shared_memory=4GB -c shared_preload_libraries=exactgpu \
- -c exactgpu.resident_memory=$store_mb -c max_connections=100"
+pg_cluster_start "$(pg_mine_opts 16GB 4GB $store_mb) -c max_connections=100"
 report="$out/resident.md"
 {
 	echo "# exactgpu: the resident store ($size mine)"
@@ -32,9 +28,7 @@ report="$out/resident.md"
 } > "$report"
 pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
 t0=$(date +%s)
-mkdir -p "$work/mine" && demo/bin/minegen --size "$size" --out "$work/mine" >/dev/null && chown -R pg "$work/mine"
-pg_psql "-q -v dir=$work/mine -v replace=1 -f $work/mine/load.sql" >/dev/null
-pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+pg_mine_load postgres "$work/mine" --size "$size"
 echo "$size mine generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
 # the full join's pairs on each device, store off and on: one digest
 echo '## pairs of the full join (SRF), every device and store setting' >> "$report"

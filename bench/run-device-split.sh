@@ -28,11 +28,7 @@ opts="$(pg_mine_opts 24GB 8GB 32768) -c max_connections=60"
 pg_cluster_start -e OMP_WAIT_POLICY=passive "$opts"
 pg_psql "-q -c 'CREATE EXTENSION exactgpu CASCADE'"
 t0=$(date +%s)
-mkdir -p "$work/double"
-demo/bin/minegen --size large --holes 40000 --bodies 200 --triangles 20000000 --out "$work/double" >/dev/null
-chown -R pg "$work/double"
-pg_psql "-q -v dir=$work/double -v replace=1 -f $work/double/load.sql" >/dev/null
-pg_psql "-q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+pg_mine_load postgres "$work/double" --size large --holes 40000 --bodies 200 --triangles 20000000
 pg_psql "-q -f $work/bench/sql/bench_ms.sql"
 echo "mine generated and loaded in $(( $(date +%s) - t0 )) s" >> "$report"
 full="SELECT count(*) FROM ST_ExactIntersects3DJoin(''SELECT hole_id, geom FROM drill_holes'', ''SELECT body_id, geom FROM ore_bodies'')"

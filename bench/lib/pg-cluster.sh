@@ -81,6 +81,17 @@ pg_mine_opts() {
  -c exactgpu.resident_memory=$3"
 }
 
+# A generated mine into database $1: minegen's arguments after the folder
+# $2 it writes to, its load.sql, then the two tables vacuumed and analysed.
+pg_mine_load() {
+	_db=$1
+	_dir=$2
+	shift 2
+	mkdir -p "$_dir" && demo/bin/minegen "$@" --out "$_dir" >/dev/null && chown -R pg "$_dir"
+	as_pg "psql -X -h /tmp -d $_db -q -v dir=$_dir -v replace=1 -f $_dir/load.sql" >/dev/null
+	as_pg "psql -X -h /tmp -d $_db -q -c 'VACUUM ANALYZE drill_holes' -c 'VACUUM ANALYZE ore_bodies'"
+}
+
 pg_cluster_start() {
 	_pg_start_env=
 	while [ "${1-}" = -e ]; do
