@@ -178,24 +178,6 @@ parse_row(const ExactgpuJoin *j, int k, int64 id, const uint8 *g, size_t len,
 	exg_prepared_init(out, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 }
 
-/* What the row-level predicates read of a kept body (geom_cache.c keeps the same). */
-static bool
-warm_views(exg_prepared *g)
-{
-	exg_error	err = {0};
-
-	if (g->shape.has_z)
-		return exg_prepared_view(g, 3, true, &err) == EXG_OK;
-	return exg_prepared_view(g, 2, true, &err) == EXG_OK &&
-		exg_prepared_areas2d(g, &err) == EXG_OK;
-}
-
-static void
-pack_fill(void *dst, void *arg)
-{
-	exg_prepared_pack((const exg_prepared *) arg, dst);
-}
-
 /*
  * TOAST row t of side k (row i in the batch order) into *out: borrowed from
  * the resident store, else detoasted, prepared, and kept there if it can be.
@@ -228,19 +210,15 @@ toast_row(const ExactgpuJoin *j, ProbeRows *pr, int k, size_t i, const ExactgpuT
 	pr->prepared_bytes += VARSIZE(v) - VARHDRSZ;
 	pfree(v);
 	pr->prepared++;
-	/* a view that fails is left to the probe, which names the row */
-	if (keyed && warm_views(out))
+	/* kept as the row-level predicates keep it (a view that fails is left
+	 * to the probe, which names the row) */
+	if (keyed && (block = exactgpu_geom_keep_prepared(&rkey, out, &size)) != NULL)
 	{
-		size = exg_prepared_packed_size(out);
-		block = exactgpu_resident_put(&rkey, size, (Size) rkey.rawsize, pack_fill, out);
-		if (block != NULL)
-		{
-			/* the kept block serves this join too: our copy goes */
-			exg_prepared_free(out);
-			if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
-				probe_fail_id(j, &err, k, t->id);
-			*kept = block;
-		}
+		/* the kept block serves this join too: our copy goes */
+		exg_prepared_free(out);
+		if (exg_prepared_borrow(block, size, out, &err) != EXG_OK)
+			probe_fail_id(j, &err, k, t->id);
+		*kept = block;
 	}
 }
 

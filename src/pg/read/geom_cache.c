@@ -249,6 +249,15 @@ pack_fill(void *dst, void *arg)
 	exg_prepared_pack((const exg_prepared *) arg, dst);
 }
 
+const void *
+exactgpu_geom_keep_prepared(const ResidentKey *rkey, exg_prepared *g, Size *size)
+{
+	if (!warm_views(g))
+		return NULL;
+	*size = exg_prepared_packed_size(g);
+	return exactgpu_resident_put(rkey, *size, (Size) rkey->rawsize, pack_fill, g);
+}
+
 /*
  * The resident block of a TOASTed value, pinned: kept first if no backend
  * has. NULL when the value has no resident identity or cannot be kept (no
@@ -280,13 +289,7 @@ resident_block(Datum d, const struct varlena *raw, Size *size, exg_prepared *min
 		exg_prepared_init(mine, &shape, (exg_nonplanar_policy) exactgpu_nonplanar_faces);
 		PG_TRY();
 		{
-			/* a view that fails is left to the predicate, which reports it */
-			if (warm_views(mine))
-			{
-				*size = exg_prepared_packed_size(mine);
-				block = exactgpu_resident_put(&rkey, *size, (Size) rkey.rawsize, pack_fill,
-											  mine);
-			}
+			block = exactgpu_geom_keep_prepared(&rkey, mine, size);
 		}
 		PG_CATCH();
 		{

@@ -12,6 +12,7 @@
 
 #include "exactgpu.h"
 #include "exactgpu_engine.h"
+#include "resident_store.h"
 
 /* Prepared geometries kept per call site (the planner prices its misses: join_cost.h). */
 #define EXACTGPU_GEOM_CACHE_ENTRIES 8
@@ -29,6 +30,14 @@ exg_prepared *exactgpu_geom_get(FunctionCallInfo fcinfo, int argno,
  * the value is stored in line, or there is no room.
  */
 bool		exactgpu_geom_make_resident(Datum d, const char *context);
+
+/*
+ * Keep prepared geometry g in the resident store under rkey: the views the
+ * predicates read built first, so that what is kept serves them, then g
+ * packed into its block (*size bytes), pinned. NULL when a view does not
+ * build (left to the predicate, which reports it) or the store has no room.
+ */
+const void *exactgpu_geom_keep_prepared(const ResidentKey *rkey, exg_prepared *g, Size *size);
 
 /* Parse a geometry datum without caching (caller frees with exg_shape_free). */
 void		exactgpu_geom_parse(Datum d, exg_shape *out, const char *context);
