@@ -70,6 +70,13 @@ void		exg_host_free(void *p);
  */
 bool		exg_host_lasting(const void *p, size_t bytes);
 
+/*
+ * Is [p, p + bytes) copied to a GPU as it is (page-locked: exg_host_alloc'ed,
+ * or lasting memory, pinned here on first ask), not staged? False without a
+ * GPU build.
+ */
+bool		exg_host_uploads_direct(const void *p, size_t bytes);
+
 /* Bytes of lasting memory pinned so far in this process (tests). */
 size_t		exg_host_lasting_pinned_bytes(void);
 
@@ -163,6 +170,9 @@ uint64_t	exg_gpu_setup_total_ns(void);
  */
 bool		exg_gpu_keep(const void *host, size_t bytes, uint64_t tag);
 void		exg_gpu_keep_forget(uint64_t tag);
+
+/* Does [host, host + bytes) lie within one kept range (copied from its device copies)? */
+bool		exg_gpu_kept_covers(const void *host, size_t bytes);
 void		exg_gpu_keep_forget_all(void);
 
 /*

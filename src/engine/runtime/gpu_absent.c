@@ -110,6 +110,14 @@ exg_host_lasting(const void *p, size_t bytes)
 	return false;
 }
 
+bool
+exg_host_uploads_direct(const void *p, size_t bytes)
+{
+	(void) p;
+	(void) bytes;
+	return false;
+}
+
 size_t
 exg_host_lasting_pinned_bytes(void)
 {
@@ -191,6 +199,14 @@ exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
 {
 	(void) device;
 	memset(out, 0, sizeof(*out));
+	return false;
+}
+
+bool
+exg_gpu_kept_covers(const void *host, size_t bytes)
+{
+	(void) host;
+	(void) bytes;
 	return false;
 }
 

@@ -539,6 +539,20 @@ exg_gpu_keep_budget(size_t bytes)
 }
 
 extern "C" bool
+exg_gpu_kept_covers(const void *host, size_t bytes)
+{
+	uintptr_t	a = (uintptr_t) host;
+
+	std::lock_guard<std::mutex> g(keep_lock);
+	auto		it = live.upper_bound(a);
+
+	if (host == nullptr || it == live.begin())
+		return false;
+	--it;
+	return a >= it->second->lo && a + bytes <= it->second->hi;
+}
+
+extern "C" bool
 exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
 {
 	memset(out, 0, sizeof(*out));

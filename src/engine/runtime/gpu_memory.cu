@@ -50,6 +50,12 @@ test_alloc_limit()
 void *
 exg_gpu_alloc(size_t bytes)
 {
+	return exg_gpu_alloc_on(bytes, nullptr);
+}
+
+void *
+exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
+{
 	void	   *p = nullptr;
 	size_t		limit = test_alloc_limit();
 
@@ -60,7 +66,7 @@ exg_gpu_alloc(size_t bytes)
 
 	for (int attempt = 0;; attempt++)
 	{
-		cudaError_t rc = cudaMallocAsync(&p, bytes, c->stream);
+		cudaError_t rc = cudaMallocAsync(&p, bytes, s ? s : c->stream);
 
 		if (rc == cudaErrorMemoryAllocation)
 		{

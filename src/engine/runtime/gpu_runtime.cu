@@ -689,6 +689,12 @@ exg_host_direct(const void *p, size_t n)
 	return exg_is_pinned(p);
 }
 
+extern "C" bool
+exg_host_uploads_direct(const void *p, size_t bytes)
+{
+	return p != nullptr && bytes > 0 && exg_host_direct(p, bytes);
+}
+
 extern "C" void *
 exg_host_alloc(size_t bytes)
 {

@@ -122,8 +122,13 @@ size_t		exg_gpu_kept_evictable(int device);
 int			exg_gpu_device_enter(int device);
 void		exg_gpu_device_leave(int device, int prev);
 
-/* Stream-ordered device allocation from the pool; freed with exg_gpu_free. */
+/*
+ * Stream-ordered device allocation from the pool, in the order of the
+ * context's stream (exg_gpu_alloc_on: of stream s, for an upload on another
+ * stream); freed with exg_gpu_free, on the context's stream.
+ */
 void	   *exg_gpu_alloc(size_t bytes);
+void	   *exg_gpu_alloc_on(size_t bytes, cudaStream_t s);
 void		exg_gpu_free(void *p);
 
 /* A device array freed when it goes out of scope (errors included). */
@@ -139,10 +144,11 @@ struct exg_dbuf
 	exg_dbuf(const exg_dbuf &) = delete;
 	exg_dbuf &operator=(const exg_dbuf &) = delete;
 	~exg_dbuf() { release(); }
-	void		alloc(size_t count)
+	/* on: the stream the memory is first used on (nullptr: the context's) */
+	void		alloc(size_t count, cudaStream_t on = nullptr)
 	{
 		release();
-		p = static_cast<T *>(exg_gpu_alloc(sizeof(T) * (count ? count : 1)));
+		p = static_cast<T *>(exg_gpu_alloc_on(sizeof(T) * (count ? count : 1), on));
 		n = count;
 	}
 	void		release()
@@ -186,8 +192,10 @@ void		exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s)
 /*
  * count elements at src into d: the kept device copy when src lies in
  * kept memory (d borrows it; nothing is copied), else a new array of d's
- * filled by exg_gpu_upload_bytes. Every upload of a join's input that may
- * come from the resident store goes through here.
+ * filled by exg_gpu_upload_bytes, both in the order of stream s (on a
+ * stream other than the context's, that stream must wait for s before it
+ * uses or frees d). Every upload of a join's input that may come from the
+ * resident store goes through here.
  */
 template <typename T>
 void
@@ -209,7 +217,7 @@ exg_gpu_upload_array(exg_dbuf<T> &d, const T *src, size_t count, cudaStream_t s)
 			return;
 		}
 	}
-	d.alloc(count);
+	d.alloc(count, s);
 	exg_gpu_upload_bytes(d.p, src, bytes, s);
 }
 
