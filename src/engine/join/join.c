@@ -20,9 +20,11 @@ exg_join_pairs_free(exg_pair *pairs)
 		free(pairs);
 }
 
-exg_status
-exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt_in,
-		 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+/* The join, its inputs' indices read first unless the caller vouches for them. */
+static exg_status
+join_run(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt_in,
+		 bool check, exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
+		 exg_error *err)
 {
 	exg_join_options opt;
 	exg_join_stats local;
@@ -33,8 +35,9 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	stats = exg_join_begin(&opt, opt_in, stats, &local);
 	*pairs_out = NULL;
 	*npairs_out = 0;
-	if ((st = exg_prim_set_check(A, "left input", opt.worker_threads, err)) != EXG_OK ||
-		(st = exg_prim_set_check(B, "right input", opt.worker_threads, err)) != EXG_OK)
+	if (check &&
+		((st = exg_prim_set_check(A, "left input", opt.worker_threads, err)) != EXG_OK ||
+		 (st = exg_prim_set_check(B, "right input", opt.worker_threads, err)) != EXG_OK))
 		return st;
 
 	if (exg_join_picks_gpu(&opt, &st, err))
@@ -69,6 +72,21 @@ exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			c->gpu_calls++;
 	}
 	return st;
+}
+
+exg_status
+exg_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+		 exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+{
+	return join_run(A, B, opt, true, pairs_out, npairs_out, stats, err);
+}
+
+exg_status
+exg_join_checked_sets(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+					  exg_pair **pairs_out, size_t *npairs_out, exg_join_stats *stats,
+					  exg_error *err)
+{
+	return join_run(A, B, opt, false, pairs_out, npairs_out, stats, err);
 }
 
 exg_status

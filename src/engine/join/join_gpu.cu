@@ -168,30 +168,66 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 
 	snprintf(st->device_name, sizeof(st->device_name), "%s", ctx->name);
 
-	/* ---- upload ---- */
-	clk.mark(0, s);
-	exg_gpu_upload_side(a, A, s);
-	exg_gpu_upload_side(b, B, s);
-	clk.mark(1 + EXG_PHASE_UPLOAD, s);
+	/*
+	 * ---- upload and classify: the side with more vertices first (the
+	 * resident bodies: kept, nothing to copy), its box the origin, its
+	 * vertex records and primitives queued; then the other side copied on
+	 * the copy stream (staged by this thread where pageable) while the
+	 * device makes them, then its own, and the joint box ----
+	 */
+	bool		b_first = B->nverts >= A->nverts;
+	exg_gpu_side &first = b_first ? b : a,
+			   &second = b_first ? a : b;
+	cudaStream_t cs = ctx->copy_stream;
+	phase_clock up;
 
-	/* ---- classify: vertex box, origin, vertex records, primitives ---- */
+	/* the copy stream's work done before any buffer of the sides is freed (a throw included) */
+	struct copies_fence
+	{
+		cudaStream_t cs;
+
+		~copies_fence() { (void) cudaStreamSynchronize(cs); }
+	}			fence = {cs};
 	exg_dbuf<double> misc(9);
 	double	   *host_misc = (double *) exg_pinned_get(EXG_PINNED_DOWNLOAD, 4096);
+	double		origin[3];
 
-	exg_gpu_vertex_box(a, b, misc.p, s);
+	clk.mark(0, s);
+	up.mark(0, s);
+	exg_gpu_upload_side(first, b_first ? B : A, s);
+	up.mark(1, s);
+	exg_gpu_vertex_box(first, misc.p, true, s);
 	EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
 	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
-
-	double		origin[3];
-
+	if (first.nverts == 0)
+	{
+		/* the first side has no vertex, nor then has the other: as if 0 */
+		for (int k = 0; k < 6; k++)
+			host_misc[k] = 0;
+	}
 	for (int k = 0; k < 3; k++)
 		origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
-	exg_gpu_prepare_side(a, origin, misc.p + 6, s);
-	exg_gpu_prepare_side(b, origin, misc.p + 6, s);
-	EXG_CUDA(cudaMemcpyAsync(host_misc + 6, misc.p + 6, 3 * sizeof(double), cudaMemcpyDeviceToHost, s));
+	exg_gpu_prepare_side(first, origin, misc.p + 6, s);
+	EXG_CUDA(cudaStreamWaitEvent(cs, up.ev[1]));
+	up.mark(3, cs);
+	exg_gpu_upload_side(second, b_first ? A : B, cs);
+	up.mark(2, cs);
+	EXG_CUDA(cudaStreamWaitEvent(s, up.ev[2]));
+	exg_gpu_vertex_box(second, misc.p, false, s);
+	exg_gpu_prepare_side(second, origin, misc.p + 6, s);
+	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 9 * sizeof(double), cudaMemcpyDeviceToHost, s));
 	clk.mark(1 + EXG_PHASE_CLASSIFY, s);
 	EXG_CUDA(cudaStreamSynchronize(s));
+	{
+		/* the upload: the first side's, then the second's (beside the first's classification) */
+		float		ms1 = 0,
+					ms2 = 0;
+
+		if (cudaEventElapsedTime(&ms1, up.ev[0], up.ev[1]) == cudaSuccess &&
+			cudaEventElapsedTime(&ms2, up.ev[3], up.ev[2]) == cudaSuccess)
+			st->phase_ns[EXG_PHASE_UPLOAD] += (uint64_t) ((ms1 + ms2) * 1e6);
+	}
 
 	exg_dbuf<uint64_t> hits;
 	uint64_t	nhits = 0;
@@ -421,12 +457,17 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	st->phase_ns[EXG_PHASE_MERGE] += exg_now_ns() - t0;
 
 	/* device-side phase times from the events */
-	static const int timed[] = {EXG_PHASE_UPLOAD, EXG_PHASE_CLASSIFY, EXG_PHASE_GRID,
+	/*
+	 * classify: from the start, the uploads included (the first side's,
+	 * none when kept; the second side's runs beside the first side's
+	 * classification, so that it is in both phases)
+	 */
+	static const int timed[] = {EXG_PHASE_CLASSIFY, EXG_PHASE_GRID,
 	EXG_PHASE_DEDUPE, EXG_PHASE_DOWNLOAD};
-	int			prev_slot[] = {0, 1 + EXG_PHASE_UPLOAD, 1 + EXG_PHASE_CLASSIFY,
+	int			prev_slot[] = {0, 1 + EXG_PHASE_CLASSIFY,
 		1 + EXG_PHASE_REFINE, 1 + EXG_PHASE_DEDUPE};
 
-	for (int t = 0; t < 5; t++)
+	for (int t = 0; t < 4; t++)
 	{
 		float		ms = 0;
 

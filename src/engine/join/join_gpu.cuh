@@ -92,6 +92,10 @@ void		exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s
 void		exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d,
 							   cudaStream_t s);
 
+/* The box of one set's vertices into box_d: made anew (init), or grown. */
+void		exg_gpu_vertex_box(const exg_gpu_side &side, double *box_d, bool init,
+							   cudaStream_t s);
+
 /* Vertex records and classified primitives with float boxes; adds the sum
  * of primitive box extents (3 doubles) to extent_d. */
 void		exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,

@@ -37,6 +37,16 @@ void		exg_join_name_cpu(exg_join_stats *stats, const exg_join_options *opt);
 /* Every vertex index in range (on `threads` threads when there are many; 0 = all). */
 exg_status	exg_prim_set_check(const exg_prim_set *S, const char *name, int threads, exg_error *err);
 
+/*
+ * exg_join of sets whose every index is known to be in range: a batch's
+ * (batch.h), built or checked so once. A join of resident bodies then
+ * does not read their indices again each time (6 * 10^7 of them for
+ * 2 * 10^7 triangles: 4-6 ms on 16 threads of the H200 machine).
+ */
+exg_status	exg_join_checked_sets(const exg_prim_set *A, const exg_prim_set *B,
+								  const exg_join_options *opt, exg_pair **pairs_out,
+								  size_t *npairs_out, exg_join_stats *stats, exg_error *err);
+
 /* Does a join of nprims primitives (both sides) find its candidates with
  * the box join (on the GPU or not)? */
 bool		exg_join_culls_by_box_join(const exg_join_options *opt, bool gpu, uint64_t nprims);

@@ -80,14 +80,20 @@ k_vertex_box(const double *xyz, uint32_t n, double *box)
 }
 
 void
+exg_gpu_vertex_box(const exg_gpu_side &side, double *box_d, bool init, cudaStream_t s)
+{
+	if (init)
+		k_box_init<<<1, 32, 0, s>>>(box_d);
+	if (side.nverts)
+		k_vertex_box<<<(side.nverts + 255) / 256 < 1024 ? (side.nverts + 255) / 256 : 1024, 256, 0, s>>>(side.xyz.p, side.nverts, box_d);
+	EXG_CUDA(cudaGetLastError());
+}
+
+void
 exg_gpu_vertex_box(const exg_gpu_side &a, const exg_gpu_side &b, double *box_d, cudaStream_t s)
 {
-	k_box_init<<<1, 32, 0, s>>>(box_d);
-	if (a.nverts)
-		k_vertex_box<<<(a.nverts + 255) / 256 < 1024 ? (a.nverts + 255) / 256 : 1024, 256, 0, s>>>(a.xyz.p, a.nverts, box_d);
-	if (b.nverts)
-		k_vertex_box<<<(b.nverts + 255) / 256 < 1024 ? (b.nverts + 255) / 256 : 1024, 256, 0, s>>>(b.xyz.p, b.nverts, box_d);
-	EXG_CUDA(cudaGetLastError());
+	exg_gpu_vertex_box(a, box_d, true, s);
+	exg_gpu_vertex_box(b, box_d, false, s);
 }
 
 struct origin3
