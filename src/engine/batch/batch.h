@@ -32,6 +32,12 @@ typedef struct exg_batch
 	double	   *xyz;
 	size_t		nverts;
 	size_t		verts_cap;
+	/*
+	 * Every way of making a batch builds these so or checks them (a
+	 * borrowed one's are checked where it is borrowed): every index below
+	 * nverts, and owners never decreasing (a row's primitives together, in
+	 * row order). Joins rely on both and do not check them again.
+	 */
 	uint32_t   *tri;			/* 3 vertex indices per primitive */
 	uint32_t   *owner;			/* row of each primitive */
 	uint8_t    *solid;			/* per row: a volume (exg_batch_set_volumes) */
@@ -224,8 +230,7 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * pairs, in exactly the order, exg_batch_join_as(L, R, mode) gives.
  *
  * split_side: 0 cuts L, 1 cuts R, anything else the side with more
- * primitives. A side whose owners are not in row order is not cut (one
- * range, on devices[0]). Keep the side that is not cut on the devices
+ * primitives. Keep the side that is not cut on the devices
  * (exg_gpu_keep) and it is uploaded once per device, not once per join;
  * a cut side kept there is not uploaded either (each range is a slice of
  * it).

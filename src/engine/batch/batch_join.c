@@ -11,7 +11,11 @@
 
 #include "join_internal.h"
 #include "locate_join.h"
+#include "parallel.h"
 
+
+/* Pairs mapped to rows on one thread below this many. */
+#define EXG_ROWS_PARALLEL_MIN 8192
 
 /* Where a row's pairs go in the output order (see exg_batch.order). */
 static inline uint32_t
@@ -252,7 +256,7 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	else
 		exg_join_options_default(&jopt);
 	jopt.unordered = true;
-	st = exg_join(&A, &B, &jopt, &pairs, &n, stats, err);
+	st = exg_join_checked_sets(&A, &B, &jopt, &pairs, &n, stats, err);
 	if (st != EXG_OK)
 		return st;
 	rows = malloc(sizeof(exg_pair) * (n ? n : 1));
@@ -261,13 +265,24 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 		exg_join_pairs_free(pairs);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
 	}
-	for (i = 0; i < n; i++)
 	{
-		rows[i].a = out_row(L, L->owner[pairs[i].a]);
-		rows[i].b = out_row(R, R->owner[pairs[i].b]);
+		/*
+		 * Rows of the pairs on the worker threads: the pairs come in (a, b)
+		 * order, so the right side's owners are read at random, a cache
+		 * miss each in resident bodies' 80 MB of owners (40,000 pairs of the
+		 * doubled large mine: 1.2-1.8 ms on one thread).
+		 */
+		int			t = n >= EXG_ROWS_PARALLEL_MIN ? exg_threads(jopt.worker_threads) : 1;
+
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
+		for (i = 0; i < n; i++)
+		{
+			rows[i].a = out_row(L, L->owner[pairs[i].a]);
+			rows[i].b = out_row(R, R->owner[pairs[i].b]);
+		}
 	}
 	exg_join_pairs_free(pairs);
-	n = exg_pairs_sort_unique(rows, n);
+	n = exg_pairs_sort_unique_threads(rows, n, jopt.worker_threads);
 
 	/* solids are volumes: what lies inside one meets it without touching it */
 	for (int side = 0; side < 2 && st == EXG_OK; side++)

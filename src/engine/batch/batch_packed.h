@@ -34,6 +34,13 @@ void		exg_batch_pack(const exg_batch *b, void *block);
 exg_status	exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int threads,
 									exg_error *err);
 
+/*
+ * Check a batch's indices and owners against batch.h's rules, on `threads`
+ * threads (0 = all): what exg_batch_borrow_arrays takes on trust, for
+ * arrays another process wrote.
+ */
+exg_status	exg_batch_check(const exg_batch *b, int threads, exg_error *err);
+
 /* A batch's counts, as exg_batch_borrow_arrays takes them. */
 typedef struct exg_batch_counts
 {

@@ -117,6 +117,16 @@ engine_call(ServiceLane *lane)
 	lane->pairs = NULL;
 	lane->npairs = 0;
 	lane->pairs_cap = 0;
+	/*
+	 * A side the backend laid out, read once here: the engine takes a
+	 * batch's indices on trust (batch.h). The resident store's bodies are
+	 * a batch packed as it was flattened.
+	 */
+	for (int k = 0; k < 2 && lane->job != LANE_BOX_JOIN; k++)
+		if (lane->keep_tag[k] == 0 &&
+			(lane->status = exg_batch_check(&lane->side[k], lane->opt.worker_threads,
+											&lane->err)) != EXG_OK)
+			return;
 	if (lane->job == LANE_BATCH_JOIN && lane->split_n > 1 &&
 		lane->opt.device != EXG_DEVICE_CPU)
 		lane->status = exg_batch_join_devices(&lane->side[0], &lane->side[1],
