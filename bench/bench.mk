@@ -1,5 +1,5 @@
 # Benchmark programs (no PostgreSQL). Included from the top-level Makefile.
-#   make bench     bench/bin/bench_join, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate,
+#   make bench     bench/bin/bench_join, bench_devices, bench_solids, bench_overlay (with the CUDA back-end when built with CUDA), bench_triangulate,
 #                bench_parse
 
 BENCH_BIN    := bench/bin
@@ -19,6 +19,12 @@ BENCH_LIBS   := -lgmp -lm -lpthread
 $(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard bench/*.h test/engine/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_join.c bench/mesh_io.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
+		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
+
+# One join cut over every GPU against one GPU (exg_batch_join_devices).
+$(BENCH_BIN)/bench_devices: bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
+	@mkdir -p $(BENCH_BIN)
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
 		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
 $(BENCH_BIN)/bench_solids: bench/bench_solids.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
@@ -57,5 +63,5 @@ $(BENCH_BIN)/bench_cgal_join: bench/cgal/bench_cgal_join.cpp
 	$(CXX) $(CGAL_CXXFLAGS) -o $@ $< -lmpfr -lgmp
 
 .PHONY: bench
-bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
+bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_devices $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
        $(BENCH_BIN)/bench_triangulate $(BENCH_BIN)/bench_parse $(BENCH_PEERS)
