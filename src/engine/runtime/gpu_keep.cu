@@ -362,6 +362,17 @@ exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref)
 	char	   *at = nullptr;
 	bool		ok = false;
 
+	/* no copy after all (lock held): its reservation back, its waiters woken */
+	auto		give_up = [&]() {
+		c.base = p;				/* freed by copy_free, where allocated */
+		c.pins = 0;
+		devs[d].pinned -= size;
+		copy_free(c);
+		keep_changed.notify_all();
+		if (r->dead)
+			range_collect(r);
+	};
+
 	try
 	{
 		p = (char *) copy_alloc(d, size + KEEP_ALIGN);
@@ -376,24 +387,13 @@ exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref)
 	catch (...)
 	{
 		lk.lock();
-		c.base = p;
-		c.pins = 0;
-		devs[d].pinned -= size;
-		copy_free(c);
-		keep_changed.notify_all();
-		if (r->dead)
-			range_collect(r);
+		give_up();
 		throw;
 	}
 	lk.lock();
 	if (!ok)
 	{
-		c.pins = 0;
-		devs[d].pinned -= size;
-		copy_free(c);
-		keep_changed.notify_all();
-		if (r->dead)
-			range_collect(r);
+		give_up();
 		return nullptr;
 	}
 	c.base = p;
