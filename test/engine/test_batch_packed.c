@@ -8,7 +8,10 @@
  *     freed; the borrowed batch's arrays equal a fresh batch's, and its
  *     joins (as surfaces and as volumes) give the same row pairs;
  *   - torn or foreign blocks are refused: truncated, another policy or
- *     axes, a vertex index or owner out of range.
+ *     axes, a vertex index or owner out of range;
+ *   - arrays borrowed on trust (exg_batch_borrow_arrays, the GPU service's
+ *     sides) are checked by exg_batch_check: an index or owner out of
+ *     range, or owners out of row order, refused; intact ones taken.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -236,10 +239,60 @@ test_torn_blocks(void)
 	test_mesh_free(&m);
 }
 
+static void
+test_borrowed_arrays_checked(void)
+{
+	test_mesh	m = {0};
+	double		o[3] = {0, 0, 0},
+				c1[3] = {0, 0, 0},
+				c2[3] = {20, 0, 0};
+	exg_batch	b,
+				v;
+	exg_batch_counts counts;
+	exg_error	err;
+	uint32_t   *tri,
+			   *owner;
+	size_t		last;
+
+	printf("== arrays borrowed on trust are checked by exg_batch_check\n");
+	test_mesh_add_round(&m, o, c1, 5, 0, false, 8, 6, 0.1, &rng);
+	m.nbodies++;
+	test_mesh_add_round(&m, o, c2, 5, 0, false, 8, 6, 0.1, &rng);
+	m.nbodies++;
+	make_bodies(&b, &m);
+	last = b.nprims - 1;
+	tri = malloc(sizeof(uint32_t) * 3 * b.nprims);
+	owner = malloc(sizeof(uint32_t) * b.nprims);
+	memcpy(tri, b.tri, sizeof(uint32_t) * 3 * b.nprims);
+	memcpy(owner, b.owner, sizeof(uint32_t) * b.nprims);
+	counts = (exg_batch_counts) {b.nverts, b.nprims, b.nrows, b.nsolid, b.nrows_z, b.nrows_flat};
+	exg_batch_init(&v, 3, EXG_NONPLANAR_ERROR);
+	CHECK(exg_batch_borrow_arrays(&v, &counts, b.xyz, tri, owner, b.solid, &err) == EXG_OK,
+		  "borrow: %s", err.message);
+	CHECK(exg_batch_check(&v, 2, &err) == EXG_OK, "intact arrays: %s", err.message);
+	tri[3 * last + 2] = (uint32_t) b.nverts;
+	CHECK(exg_batch_check(&v, 2, &err) == EXG_ERR_ARGUMENT, "the last vertex index out of range");
+	tri[3 * last + 2] = b.tri[3 * last + 2];
+	owner[last] = (uint32_t) b.nrows;
+	CHECK(exg_batch_check(&v, 2, &err) == EXG_ERR_ARGUMENT, "the last owner out of range");
+	owner[last] = b.owner[last];
+	CHECK(owner[0] < owner[last]);
+	owner[0] = owner[last];		/* in range, but before rows it comes after */
+	CHECK(exg_batch_check(&v, 1, &err) == EXG_ERR_ARGUMENT, "owners out of row order");
+	owner[0] = b.owner[0];
+	CHECK(exg_batch_check(&v, 1, &err) == EXG_OK, "restored: %s", err.message);
+	exg_batch_free(&v);
+	exg_batch_free(&b);
+	free(tri);
+	free(owner);
+	test_mesh_free(&m);
+}
+
 int
 main(void)
 {
 	test_borrowed_joins_as_original();
 	test_torn_blocks();
+	test_borrowed_arrays_checked();
 	return test_summary("test_batch_packed");
 }
