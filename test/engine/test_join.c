@@ -179,10 +179,20 @@ cmp_pair(const void *x, const void *y)
 	return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
 }
 
+static int
+cmp_left(const void *a, const void *b)
+{
+	const exg_pair *p = a,
+			   *q = b;
+
+	return (p->a > q->a) - (p->a < q->a);
+}
+
 /*
  * exg_pairs_sort_unique (radix sort from 2048 pairs, in parallel slices from
- * 2^17) against qsort + unique,
- * on ids of every width, with repeats, sorted, reversed and constant runs.
+ * 2^17; run by run when in order of the left side) against qsort + unique,
+ * on ids of every width, with repeats, sorted, reversed and constant runs,
+ * and sorted by the left side only.
  */
 static void
 check_pair_sort(void)
@@ -193,7 +203,7 @@ check_pair_sort(void)
 
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 		for (int mi = 0; mi < 3; mi++)
-			for (int order = 0; order < 4; order++)
+			for (int order = 0; order < 5; order++)
 			{
 				size_t		n = sizes[si],
 							m = 0;
@@ -206,6 +216,8 @@ check_pair_sort(void)
 					p[i].a = order == 3 ? 5 : (uint32_t) (r >> 32) & masks[mi];
 					p[i].b = (uint32_t) r & masks[mi];
 				}
+				if (order == 4)
+					qsort(p, n, sizeof(exg_pair), cmp_left);	/* the right sides stay shuffled */
 				if (order == 1 || order == 2)
 				{
 					qsort(p, n, sizeof(exg_pair), cmp_pair);

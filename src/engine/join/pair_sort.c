@@ -4,7 +4,8 @@
  * (350-600 ms of about 1 s for 4.7 * 10^6 pairs on 16 threads): an LSD
  * radix sort by the bytes of the key (a, b) instead, on the worker pool,
  * skipping the bytes every pair shares (ids below 2^24 leave six passes of
- * eight), then one pass that drops repeats.
+ * eight), then one pass that drops repeats. Pairs already in order of
+ * their left side (a GPU join's, mapped to rows) are sorted run by run.
  */
 #include "join_internal.h"
 
@@ -14,6 +15,7 @@
 #include "parallel.h"
 
 #define RADIX_MIN 2048			/* fewer pairs: qsort is as fast */
+#define INSERTION_MAX 32		/* fewer pairs: sorted in place, one by one */
 
 static int
 pair_cmp(const void *x, const void *y)
@@ -129,19 +131,75 @@ exg_pairs_sort_unique(exg_pair *pairs, size_t n)
 	return exg_pairs_sort_unique_threads(pairs, n, 0);
 }
 
+/* Sort one run of pairs (any length). */
+static void
+sort_run(exg_pair *p, size_t n, int threads)
+{
+	if (n <= INSERTION_MAX)
+	{
+		for (size_t i = 1; i < n; i++)
+		{
+			exg_pair	x = p[i];
+			size_t		j = i;
+
+			for (; j > 0 && pair_cmp(&p[j - 1], &x) > 0; j--)
+				p[j] = p[j - 1];
+			p[j] = x;
+		}
+	}
+	else if (n < RADIX_MIN || !radix_sort(p, n, threads))
+		qsort(p, n, sizeof(exg_pair), pair_cmp);
+}
+
 size_t
 exg_pairs_sort_unique_threads(exg_pair *pairs, size_t n, int threads)
 {
 	size_t		m = 0,
-				i;
+				i,
+				j,
+				run = 1,
+				longest = 1;
 
 	if (n == 0)
 		return 0;
 	/* pairs often come sorted (one primitive per row, an ordered producer) */
 	for (i = 1; i < n && pair_cmp(&pairs[i - 1], &pairs[i]) <= 0; i++)
 		;
-	if (i < n && (n < RADIX_MIN || !radix_sort(pairs, n, threads)))
-		qsort(pairs, n, sizeof(exg_pair), pair_cmp);
+	/*
+	 * ... or sorted by their left side only: a GPU join's primitive pairs
+	 * mapped to rows (a batch's owners are in row order), each left row's
+	 * pairs then sorted where they are (40,000 pairs in runs of about two,
+	 * on the 2-core build machine: 0.46 ms, the radix sort 0.58)
+	 */
+	for (j = 1; j < n && pairs[j - 1].a <= pairs[j].a; j++)
+	{
+		run = pairs[j - 1].a == pairs[j].a ? run + 1 : 1;
+		longest = run > longest ? run : longest;
+	}
+	if (i < n && j == n && longest <= INSERTION_MAX)
+	{
+		/* one pass: each pair moves back within its own short run only */
+		for (size_t k = i; k < n; k++)
+		{
+			exg_pair	x = pairs[k];
+			size_t		q = k;
+
+			for (; q > 0 && pairs[q - 1].a == x.a && pairs[q - 1].b > x.b; q--)
+				pairs[q] = pairs[q - 1];
+			pairs[q] = x;
+		}
+	}
+	else if (i < n && j == n)
+	{
+		for (size_t s = 0, e; s < n; s = e)
+		{
+			for (e = s + 1; e < n && pairs[e].a == pairs[s].a; e++)
+				;
+			sort_run(&pairs[s], e - s, threads);
+		}
+	}
+	else if (i < n)
+		sort_run(pairs, n, threads);
 	for (i = 0; i < n; i++)
 		if (m == 0 || pairs[i].a != pairs[m - 1].a || pairs[i].b != pairs[m - 1].b)
 			pairs[m++] = pairs[i];
