@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
+
 void
 exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy)
 {
@@ -27,6 +29,38 @@ exg_batch_free(exg_batch *b)
 	}
 	free(b->solid);
 	memset(b, 0, sizeof(*b));
+}
+
+size_t
+exg_batch_arrays_first_bad(const uint32_t *tri, const uint32_t *owner, size_t nprims,
+						   size_t nverts, size_t nrows, int threads)
+{
+	size_t		bad = SIZE_MAX;
+	int			t = exg_threads(threads);
+
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1 && nprims > 65536) reduction(min:bad)
+	for (size_t q = 0; q < nprims; q++)
+	{
+		if (tri[3 * q] >= nverts || tri[3 * q + 1] >= nverts || tri[3 * q + 2] >= nverts ||
+			owner[q] >= nrows || (q > 0 && owner[q] < owner[q - 1]))
+			bad = q < bad ? q : bad;
+	}
+	return bad;
+}
+
+exg_status
+exg_batch_check(const exg_batch *b, int threads, exg_error *err)
+{
+	/* the joins count vertices and primitives in 32 bits (exg_batch_prims) */
+	if (b->nverts >= UINT32_MAX || b->nprims >= UINT32_MAX || b->nrows >= UINT32_MAX - 1)
+		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
+	if (b->nprims > 0 && (b->tri == NULL || b->owner == NULL || (b->nverts > 0 && b->xyz == NULL)))
+		return exg_fail(err, EXG_ERR_ARGUMENT, "a join input is missing its arrays");
+	if (exg_batch_arrays_first_bad(b->tri, b->owner, b->nprims, b->nverts, b->nrows, threads) !=
+		SIZE_MAX)
+		return exg_fail(err, EXG_ERR_ARGUMENT,
+						"a join input refers to a vertex or row it does not have");
+	return EXG_OK;
 }
 
 exg_status

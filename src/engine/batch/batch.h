@@ -58,6 +58,21 @@ typedef struct exg_batch
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
 void		exg_batch_free(exg_batch *b);
 
+/*
+ * The first primitive whose vertex index (< nverts) or owner (< nrows,
+ * never decreasing) breaks the rules above, on `threads` threads (0 = all);
+ * SIZE_MAX when none does. The borrows check with it.
+ */
+size_t		exg_batch_arrays_first_bad(const uint32_t *tri, const uint32_t *owner, size_t nprims,
+									   size_t nverts, size_t nrows, int threads);
+
+/*
+ * Check a batch against the rules above, its counts within a batch's
+ * limits: what exg_batch_borrow_arrays takes on trust, for arrays another
+ * process wrote (the GPU service's requests).
+ */
+exg_status	exg_batch_check(const exg_batch *b, int threads, exg_error *err);
+
 /* Empty b, keeping its buffers (a reader flattening one row after another). */
 void		exg_batch_reset(exg_batch *b);
 

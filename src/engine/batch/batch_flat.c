@@ -121,7 +121,6 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 				np = 0,
 				bad = SIZE_MAX;
 	uint8_t    *solid;
-	int			t = exg_threads(threads);
 
 	if (b->nrows != 0 || b->nprims != 0 || b->nverts != 0)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "only an empty batch borrows rows laid out in place");
@@ -141,13 +140,7 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 	 * read out of bounds by the join, so every one is checked, as
 	 * exg_batch_append_flat checks the rows it copies.
 	 */
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1 && nprims > 65536) reduction(min:bad)
-	for (size_t p = 0; p < nprims; p++)
-	{
-		if (tri[3 * p] >= nverts || tri[3 * p + 1] >= nverts || tri[3 * p + 2] >= nverts ||
-			owner[p] >= n || (p > 0 && owner[p] < owner[p - 1]))
-			bad = p < bad ? p : bad;
-	}
+	bad = exg_batch_arrays_first_bad(tri, owner, nprims, nverts, n, threads);
 	/*
 	 * Owners in order and in range: each row then owns exactly its own
 	 * primitives if its first and last are its own (rows without any own

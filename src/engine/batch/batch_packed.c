@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parallel.h"
-
 #define PACK_MAGIC	 0x45584742u	/* "EXGB" */
 #define PACK_VERSION 1u
 
@@ -102,33 +100,6 @@ exg_batch_pack(const exg_batch *b, void *block)
 	}
 }
 
-/* The first primitive whose index or owner breaks batch.h's rules; SIZE_MAX for none. */
-static size_t
-first_bad(const uint32_t *tri, const uint32_t *owner, size_t nprims, size_t nverts,
-		  size_t nrows, int threads)
-{
-	size_t		bad = SIZE_MAX;
-	int			t = exg_threads(threads);
-
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1 && nprims > 65536) reduction(min:bad)
-	for (size_t q = 0; q < nprims; q++)
-	{
-		if (tri[3 * q] >= nverts || tri[3 * q + 1] >= nverts || tri[3 * q + 2] >= nverts ||
-			owner[q] >= nrows || (q > 0 && owner[q] < owner[q - 1]))
-			bad = q < bad ? q : bad;
-	}
-	return bad;
-}
-
-exg_status
-exg_batch_check(const exg_batch *b, int threads, exg_error *err)
-{
-	if (first_bad(b->tri, b->owner, b->nprims, b->nverts, b->nrows, threads) != SIZE_MAX)
-		return exg_fail(err, EXG_ERR_ARGUMENT,
-						"a join input refers to a vertex or row it does not have");
-	return EXG_OK;
-}
-
 exg_status
 exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int threads,
 						exg_error *err)
@@ -163,7 +134,7 @@ exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int thread
 	}
 	tri = (const uint32_t *) (p + h.off_tri);
 	owner = (const uint32_t *) (p + h.off_owner);
-	if (first_bad(tri, owner, h.nprims, h.nverts, h.nrows, threads) != SIZE_MAX)
+	if (exg_batch_arrays_first_bad(tri, owner, h.nprims, h.nverts, h.nrows, threads) != SIZE_MAX)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "packed batch: a primitive refers to a vertex or row it does not have");
 
 	{

@@ -34,13 +34,6 @@ void		exg_batch_pack(const exg_batch *b, void *block);
 exg_status	exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int threads,
 									exg_error *err);
 
-/*
- * Check a batch's indices and owners against batch.h's rules, on `threads`
- * threads (0 = all): what exg_batch_borrow_arrays takes on trust, for
- * arrays another process wrote.
- */
-exg_status	exg_batch_check(const exg_batch *b, int threads, exg_error *err);
-
 /* A batch's counts, as exg_batch_borrow_arrays takes them. */
 typedef struct exg_batch_counts
 {
@@ -58,7 +51,8 @@ typedef struct exg_batch_counts
  * xyz, tri and owner stay there (b->borrowed, read only), the per-row
  * flags are copied (the join may set them). No index is checked: the
  * arrays must be a batch's as it was flattened (exg_batch_borrow_packed
- * checks a block's first).
+ * checks a block's first; exg_batch_check checks arrays another process
+ * wrote).
  */
 exg_status	exg_batch_borrow_arrays(exg_batch *b, const exg_batch_counts *c, double *xyz,
 									uint32_t *tri, uint32_t *owner, const uint8_t *solid_flags,

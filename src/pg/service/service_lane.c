@@ -123,10 +123,18 @@ engine_call(ServiceLane *lane)
 	 * a batch packed as it was flattened.
 	 */
 	for (int k = 0; k < 2 && lane->job != LANE_BOX_JOIN; k++)
-		if (lane->keep_tag[k] == 0 &&
+	{
+		if (lane->side_short[k])
+		{
+			lane->status = exg_fail(&lane->err, EXG_ERR_ARGUMENT,
+									"the GPU service's request has arrays smaller than its counts");
+			return;
+		}
+		if (!lane->side_resident[k] &&
 			(lane->status = exg_batch_check(&lane->side[k], lane->opt.worker_threads,
 											&lane->err)) != EXG_OK)
 			return;
+	}
 	if (lane->job == LANE_BATCH_JOIN && lane->split_n > 1 &&
 		lane->opt.device != EXG_DEVICE_CPU)
 		lane->status = exg_batch_join_devices(&lane->side[0], &lane->side[1],

@@ -51,6 +51,9 @@ typedef struct ServiceLane
 	const void *keep[2];		/* resident blocks to keep on the device ... */
 	size_t		keep_bytes[2];
 	uint64_t	keep_tag[2];	/* ... under these tags (0: none) */
+	bool		side_short[2];	/* arrays smaller than the side's counts say */
+	bool		side_resident[2];	/* arrays within the resident block: a batch
+									 * packed as it was flattened, not checked */
 	const void *lasting[8];		/* shared-memory arrays worth pinning once */
 	size_t		lasting_bytes[8];
 	int			nlasting;

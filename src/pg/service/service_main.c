@@ -60,15 +60,67 @@ set_state(const char *fmt, int n)
 	SpinLockRelease(&s->mutex);
 }
 
+/*
+ * Does each array hold what the side's counts say, within the request
+ * segment when it is in it? A request is another process's writing: the
+ * lane refuses a side that fails (side_short) before the engine reads it.
+ */
+static bool
+side_fits(const ServiceSide *s, Size seg_bytes)
+{
+	const ServiceArray *arrays[4] = {&s->xyz, &s->tri, &s->owner, &s->solid};
+	uint64		need[4];
+
+	if (s->nverts >= PG_UINT32_MAX || s->nprims >= PG_UINT32_MAX || s->nrows >= PG_UINT32_MAX)
+		return false;
+	need[0] = sizeof(double) * 3 * s->nverts;
+	need[1] = sizeof(uint32) * 3 * s->nprims;
+	need[2] = sizeof(uint32) * s->nprims;
+	need[3] = s->nrows;
+	for (int i = 0; i < 4; i++)
+		if (arrays[i]->bytes < need[i] ||
+			(!arrays[i]->by_address &&
+			 (arrays[i]->where > seg_bytes || arrays[i]->bytes > seg_bytes - arrays[i]->where)))
+			return false;
+	if (s->order.bytes > 0 &&
+		(s->order.bytes < sizeof(uint32) * s->nrows ||
+		 (!s->order.by_address &&
+		  (s->order.where > seg_bytes || s->order.bytes > seg_bytes - s->order.where))))
+		return false;
+	return true;
+}
+
+/* Do the side's arrays lie within its resident block (the store's, packed as flattened)? */
+static bool
+side_in_resident_block(const ServiceSide *s)
+{
+	const ServiceArray *arrays[3] = {&s->xyz, &s->tri, &s->owner};
+
+	if (s->keep_tag == 0)
+		return false;
+	for (int i = 0; i < 3; i++)
+		if (!arrays[i]->by_address || arrays[i]->where < s->keep_where ||
+			arrays[i]->bytes > s->keep_bytes ||
+			arrays[i]->where - s->keep_where > s->keep_bytes - arrays[i]->bytes)
+			return false;
+	return true;
+}
+
 /* A side of the request as an engine batch: arrays borrowed, flags copied. */
 static void
-side_batch(exg_batch *b, const ServiceSide *s, char *base, ServiceLane *lane)
+side_batch(exg_batch *b, const ServiceSide *s, char *base, Size seg_bytes, ServiceLane *lane,
+		   int k)
 {
 	const ServiceArray *arrays[3] = {&s->xyz, &s->tri, &s->owner};
 	void	   *p[3];
 	exg_batch_counts c = {s->nverts, s->nprims, s->nrows, s->nsolid, s->nrows_z, s->nrows_flat};
 	exg_error	err = {0};
 
+	exg_batch_init(b, s->naxes, (exg_nonplanar_policy) s->policy);
+	lane->side_short[k] = !side_fits(s, seg_bytes);
+	lane->side_resident[k] = side_in_resident_block(s);
+	if (lane->side_short[k])
+		return;					/* the lane refuses it; nothing read */
 	for (int i = 0; i < 3; i++)
 	{
 		p[i] = arrays[i]->by_address ? (void *) (uintptr_t) arrays[i]->where
@@ -80,8 +132,9 @@ side_batch(exg_batch *b, const ServiceSide *s, char *base, ServiceLane *lane)
 			lane->lasting_bytes[lane->nlasting++] = arrays[i]->bytes;
 		}
 	}
-	exg_batch_init(b, s->naxes, (exg_nonplanar_policy) s->policy);
-	if (exg_batch_borrow_arrays(b, &c, p[0], p[1], p[2], (const uint8_t *) base + s->solid.where,
+	if (exg_batch_borrow_arrays(b, &c, p[0], p[1], p[2],
+								s->solid.by_address ? (const uint8_t *) (uintptr_t) s->solid.where
+								: (const uint8_t *) base + s->solid.where,
 								&err) != EXG_OK)
 		exactgpu_report(&err, "exactgpu gpu service");
 	if (s->order.bytes > 0)
@@ -187,8 +240,10 @@ dispatch(void)
 			}
 		else
 		{
-			side_batch(&lane->side[0], &req->side[0], (char *) req, lane);
-			side_batch(&lane->side[1], &req->side[1], (char *) req, lane);
+			side_batch(&lane->side[0], &req->side[0], (char *) req, dsm_segment_map_length(seg),
+					   lane, 0);
+			side_batch(&lane->side[1], &req->side[1], (char *) req, dsm_segment_map_length(seg),
+					   lane, 1);
 		}
 		for (int k = 0; k < 2; k++)
 		{
