@@ -113,10 +113,14 @@ slice_of(const exg_batch *b, size_t p0, size_t p1)
  * range's GPU then reads at PCIe speed: else each range stages it through
  * its own context's ring, all at once (two ranges of the doubled large
  * mine in the service: 9 ms each for its 46 MB of holes). One buffer for
- * the process, grown and kept (page-locking is slow); a join that finds it
- * taken goes without.
+ * the process, grown and kept (page-locking is slow), of at most
+ * STAGE_MAX, as the upload ring pins at most 128 MB: pinning a side of
+ * gigabytes would take a second and hold the memory for the service's
+ * life; a join that finds the buffer taken, or a side larger, goes
+ * without.
  */
 #define STAGE_MIN ((size_t) 8 << 20)
+#define STAGE_MAX ((size_t) 256 << 20)
 #define STAGE_ALIGN ((size_t) 64)
 #define STAGE_PIECE ((size_t) 1 << 20)
 
@@ -132,8 +136,8 @@ stage_whole(const exg_batch *W, exg_batch *view)
 				tb = sizeof(uint32_t) * 3 * W->nprims,
 				at = (xb + STAGE_ALIGN - 1) / STAGE_ALIGN * STAGE_ALIGN;
 
-	/* small, kept on the devices (the resident bodies), or page-locked already */
-	if (at + tb < STAGE_MIN ||
+	/* small, large, kept on the devices (the resident bodies), or page-locked already */
+	if (at + tb < STAGE_MIN || at + tb > STAGE_MAX ||
 		(exg_gpu_kept_covers(W->xyz, xb) && exg_gpu_kept_covers(W->tri, tb)) ||
 		(exg_host_uploads_direct(W->xyz, xb) && exg_host_uploads_direct(W->tri, tb)))
 		return false;
@@ -143,12 +147,17 @@ stage_whole(const exg_batch *W, exg_batch *view)
 
 		exg_host_free(stage_buf);
 		stage_cap = 0;
-		if ((stage_buf = exg_host_alloc(want)) == NULL)
+		if ((stage_buf = exg_host_alloc(want < STAGE_MAX ? want : STAGE_MAX)) == NULL)
 			return false;
-		stage_cap = want;
+		if (!exg_host_uploads_direct(stage_buf, at + tb))
+		{
+			/* not page-locked (exg_host_alloc fell back to malloc): no gain, not kept */
+			exg_host_free(stage_buf);
+			stage_buf = NULL;
+			return false;
+		}
+		stage_cap = want < STAGE_MAX ? want : STAGE_MAX;
 	}
-	if (!exg_host_uploads_direct(stage_buf, at + tb))
-		return false;			/* not page-locked (no GPU): staging would gain nothing */
 	{
 		/* both arrays in pieces on every thread (copied one after the other,
 		 * the smaller went on one: 3 ms of 4.6 for the 46 MB above) */
@@ -190,8 +199,24 @@ range_bounds(const exg_batch *b, int k, size_t *bound)
 
 		if (p < bound[c - 1])
 			p = bound[c - 1];
-		while (p > 0 && p < b->nprims && b->owner[p] == b->owner[p - 1])
-			p++;
+		if (p > 0 && p < b->nprims && b->owner[p] == b->owner[p - 1])
+		{
+			/* the end of p's row: owners never decrease (batch.h), so by halving */
+			size_t		lo = p,
+						hi = b->nprims;
+			uint32_t	row = b->owner[p];
+
+			while (lo < hi)
+			{
+				size_t		mid = lo + (hi - lo) / 2;
+
+				if (b->owner[mid] == row)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			p = lo;
+		}
 		bound[c] = p;
 	}
 	bound[k] = b->nprims;
