@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KNOWN_SLOTS 64
+#define KNOWN_SLOTS 1024			/* the double mine's 200 bodies, and more */
 
 typedef struct known
 {
@@ -61,21 +61,35 @@ same_body(const known *kb, const double *xyz, const uint32_t *vidx, size_t first
 	return true;
 }
 
-bool
-exg_known_body(const double *xyz, const uint32_t *vidx, size_t first, size_t n, uint64_t *hash)
+int
+exg_known_body_find(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
+					uint64_t *hash)
 {
 	*hash = 0;
 	if (n < EXG_KNOWN_MIN_TRIANGLES)
-		return false;
+		return -1;
 	*hash = body_hash(xyz, vidx, first, n);
 	for (int i = 0; i < KNOWN_SLOTS; i++)
 		if (slots[i].coords != NULL && slots[i].hash == *hash &&
 			same_body(&slots[i], xyz, vidx, first, n))
-		{
-			slots[i].last_used = ++tick;
-			return true;
-		}
-	return false;
+			return i;
+	return -1;
+}
+
+void
+exg_known_body_touch(int slot)
+{
+	if (slot >= 0 && slot < KNOWN_SLOTS)
+		slots[slot].last_used = ++tick;
+}
+
+bool
+exg_known_body(const double *xyz, const uint32_t *vidx, size_t first, size_t n, uint64_t *hash)
+{
+	int			slot = exg_known_body_find(xyz, vidx, first, n, hash);
+
+	exg_known_body_touch(slot);
+	return slot >= 0;
 }
 
 static void
@@ -86,9 +100,15 @@ drop(known *kb)
 	memset(kb, 0, sizeof(*kb));
 }
 
+uint64_t
+exg_known_bodies_tick(void)
+{
+	return tick;
+}
+
 void
 exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
-				   uint64_t hash)
+				   uint64_t hash, uint64_t since)
 {
 	size_t		need = sizeof(double) * 9 * n;
 	known	   *kb;
@@ -107,7 +127,8 @@ exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t
 				if (kb == NULL)
 					kb = &slots[i];
 			}
-			else if (victim == NULL || slots[i].last_used < victim->last_used)
+			else if (slots[i].last_used <= since &&
+					 (victim == NULL || slots[i].last_used < victim->last_used))
 				victim = &slots[i];
 		}
 		if (kb != NULL && bytes_kept + need <= EXG_KNOWN_BUDGET)

@@ -10,7 +10,7 @@
  * body's coordinates, where judging it is a self-join of its triangles
  * (about 100 times as long at 10^5 triangles). Only bodies of at least
  * EXG_KNOWN_MIN_TRIANGLES are kept, within EXG_KNOWN_BUDGET bytes (least
- * recently used out). Not thread-safe: the batch joins' entry points run on
+ * recently used out, never one the current check looked up). Not thread-safe: the batch joins' entry points run on
  * the caller's thread.
  */
 #ifndef EXG_KNOWN_BODIES_H
@@ -34,9 +34,28 @@ extern "C" {
 bool		exg_known_body(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
 						   uint64_t *hash);
 
-/* Remember that body as good (ignored when too small or too big). */
+/*
+ * exg_known_body in two steps, for a check of many bodies on several
+ * threads: the slot that matches (-1: none), which only reads the memo (any
+ * number of threads at once, while nothing is added); then, on one thread,
+ * its use noted.
+ */
+int			exg_known_body_find(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
+								uint64_t *hash);
+void		exg_known_body_touch(int slot);
+
+/* The memo's clock: a check takes it before its lookups (exg_known_body_add). */
+uint64_t	exg_known_bodies_tick(void);
+
+/*
+ * Remember that body as good (ignored when too small or too big). Room is
+ * made by forgetting the least recently used bodies not looked up since
+ * `since`: a check of more bodies than the memo holds keeps the first it
+ * found, not a rotation of them (least recently used alone, a join of the
+ * same bodies in the same order would then find none).
+ */
 void		exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
-							   uint64_t hash);
+							   uint64_t hash, uint64_t since);
 
 /* Forget every body (tests). */
 void		exg_known_bodies_clear(void);

@@ -8,52 +8,8 @@
 
 #include "gpu.h"
 #include "join_internal.h"
-#include "mesh_edges.h"
 #include "solid_check.h"
 #include "stats.h"
-
-/*
- * Every body with a well-defined inside (solid_check.h): closed, and not
- * overlapping itself (parity counts an overlap as outside)? EXG_ERR_NOT_SOLID
- * naming the first that is not.
- */
-static exg_status
-check_bodies(const exg_solid_set *S, const exg_join_options *opt, exg_error *err)
-{
-	exg_edge_report *rep = malloc(sizeof(exg_edge_report) * (S->nbodies ? S->nbodies : 1));
-	bool	   *oriented = malloc(sizeof(bool) * (S->nbodies ? S->nbodies : 1));
-	exg_status	st;
-	uint32_t	b;
-
-	if (rep == NULL || oriented == NULL)
-	{
-		free(rep);
-		free(oriented);
-		return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking bodies");
-	}
-	st = exg_mesh_edges(&S->tris, S->body, S->nbodies, rep, err);
-	for (b = 0; st == EXG_OK && b < S->nbodies; b++)
-	{
-		oriented[b] = rep[b].unbalanced == 0;
-		if (rep[b].odd)
-		{
-			st = exg_fail(err, EXG_ERR_NOT_SOLID,
-						  "not closed: %llu edges used by an odd number of faces, e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)",
-						  (unsigned long long) rep[b].odd, rep[b].example[0], rep[b].example[1],
-						  rep[b].example[2], rep[b].example[3], rep[b].example[4], rep[b].example[5]);
-			if (err)
-			{
-				err->row = (uint64_t) b + 1;
-				err->side = 1;
-			}
-		}
-	}
-	if (st == EXG_OK)
-		st = exg_solid_set_check_self(&S->tris, S->body, S->nbodies, oriented, 1, opt, err);
-	free(rep);
-	free(oriented);
-	return st;
-}
 
 exg_status
 exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
@@ -80,7 +36,8 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 		if (S->body[t] >= S->nbodies || (t > 0 && S->body[t] < S->body[t - 1]))
 			return exg_fail(err, EXG_ERR_ARGUMENT,
 							"bodies: body ids must be non-decreasing and below %u", S->nbodies);
-	if ((st = check_bodies(S, &opt, err)) != EXG_OK)
+	/* every body with a well-defined inside (parity counts an overlap as outside) */
+	if ((st = exg_solid_set_check(&S->tris, S->body, S->nbodies, 1, &opt, err)) != EXG_OK)
 		return st;
 	stats->phase_ns[EXG_PHASE_CLASSIFY] = exg_now_ns() - t0;
 	if (npts == 0 || S->tris.nprims == 0)

@@ -13,6 +13,7 @@
 #include "mesh_edges.h"
 #include "orient_cascade.h"
 #include "outward.h"
+#include "parallel.h"
 #include "self_intersect.h"
 
 /* The name of a component kind, for "a POINT where a surface is expected". */
@@ -368,7 +369,7 @@ exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char *insid
 	g->solid_judged = 1;
 }
 
-/* exg_solid_set_check_self over every body of T (none known before). */
+/* exg_solid_set_check_self: every body of T judged. */
 static exg_status
 check_self_all(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
 			   const bool *oriented, int side, const exg_join_options *opt, exg_error *err)
@@ -448,65 +449,104 @@ exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t n
 						 const bool *oriented, int side, const exg_join_options *opt,
 						 exg_error *err)
 {
-	uint32_t	t;
-	exg_status	st;
+	return check_self_all(T, body, nbodies, oriented, side, opt, err);
+}
 
-	if (T->nprims == 0)
-		return check_self_all(T, body, nbodies, oriented, side, opt, err);
-	/* bodies judged good before (known_bodies.h) are left out */
+exg_status
+exg_solid_set_check(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies, int side,
+					const exg_join_options *opt, exg_error *err)
+{
+	/* bodies judged good before (known_bodies.h): left out of both checks */
+	uint32_t   *vidx = malloc(sizeof(uint32_t) * 3 * (T->nprims + 1)),
+			   *sub_body = malloc(sizeof(uint32_t) * (T->nprims + 1));
+	uint64_t   *hash = calloc((size_t) nbodies + 1, sizeof(uint64_t));
+	uint8_t    *known = calloc((size_t) nbodies + 1, 1);
+	exg_edge_report *rep = calloc((size_t) nbodies + 1, sizeof(exg_edge_report));
+	bool	   *oriented = calloc((size_t) nbodies + 1, sizeof(bool));
+	uint32_t   *start = malloc(sizeof(uint32_t) * ((size_t) nbodies + 1));
+	int		   *slot = malloc(sizeof(int) * ((size_t) nbodies + 1));
+	uint64_t	since = exg_known_bodies_tick();
+	exg_prim_set U = *T;
+	uint32_t	m = 0,
+				t;
+	exg_status	st = EXG_OK;
+
+	if (vidx == NULL || sub_body == NULL || hash == NULL || known == NULL || rep == NULL ||
+		oriented == NULL || start == NULL || slot == NULL)
 	{
-		uint32_t   *vidx = malloc(sizeof(uint32_t) * 3 * T->nprims),
-				   *sub_body = malloc(sizeof(uint32_t) * T->nprims);
-		uint64_t   *hash = calloc((size_t) nbodies + 1, sizeof(uint64_t));
-		uint8_t    *known = calloc((size_t) nbodies + 1, 1);
-		exg_prim_set U = *T;
-		uint32_t	m = 0;
-
-		if (vidx == NULL || sub_body == NULL || hash == NULL || known == NULL)
-		{
-			free(vidx);
-			free(sub_body);
-			free(hash);
-			free(known);
-			return exg_fail(err, EXG_ERR_NOMEM, "out of memory checking bodies");
-		}
-		for (t = 0; t < T->nprims;)
-		{
-			uint32_t	b0 = body[t],
-						e = t;
-
-			while (e < T->nprims && body[e] == b0)
-				e++;
-			known[b0] = exg_known_body(T->xyz, T->vidx, t, e - t, &hash[b0]);
-			if (!known[b0])
-			{
-				memcpy(&vidx[3 * (size_t) m], &T->vidx[3 * (size_t) t], sizeof(uint32_t) * 3 * (e - t));
-				for (uint32_t j = t; j < e; j++)
-					sub_body[m++] = b0;
-			}
-			t = e;
-		}
-		U.vidx = vidx;
-		U.nprims = m;
-		st = m == 0 ? EXG_OK : check_self_all(&U, sub_body, nbodies, oriented, side, opt, err);
-		/* the triangles named are numbered within their body: U keeps each
-		 * body's triangles together and in order, so the numbers hold */
-		if (st == EXG_OK)
-			for (t = 0; t < T->nprims;)
-			{
-				uint32_t	b0 = body[t],
-							e = t;
-
-				while (e < T->nprims && body[e] == b0)
-					e++;
-				if (!known[b0])
-					exg_known_body_add(T->xyz, T->vidx, t, e - t, hash[b0]);
-				t = e;
-			}
-		free(vidx);
-		free(sub_body);
-		free(hash);
-		free(known);
-		return st;
+		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory checking bodies");
+		goto done;
 	}
+	/* each body's first triangle (start[b], start[nbodies] the end), then the
+	 * lookups on the threads: a pass over every coordinate, the check's cost
+	 * for bodies that have not changed */
+	for (uint32_t b = 0; b <= nbodies; b++)
+		start[b] = UINT32_MAX;
+	for (t = T->nprims; t-- > 0;)
+		start[body[t]] = t;
+	start[nbodies] = T->nprims;
+	for (uint32_t b = nbodies; b-- > 0;)
+		if (start[b] == UINT32_MAX)
+			start[b] = start[b + 1];	/* a body without triangles: an empty run */
+	{
+		int			nt = exg_threads(opt ? opt->worker_threads : 0);
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1 && nbodies > 1)
+		for (uint32_t b = 0; b < nbodies; b++)
+			slot[b] = exg_known_body_find(T->xyz, T->vidx, start[b], start[b + 1] - start[b],
+										  &hash[b]);
+	}
+	for (uint32_t b = 0; b < nbodies; b++)
+	{
+		known[b] = slot[b] >= 0;
+		exg_known_body_touch(slot[b]);
+		if (!known[b])
+		{
+			memcpy(&vidx[3 * (size_t) m], &T->vidx[3 * (size_t) start[b]],
+				   sizeof(uint32_t) * 3 * (start[b + 1] - start[b]));
+			for (uint32_t j = start[b]; j < start[b + 1]; j++)
+				sub_body[m++] = b;
+		}
+	}
+	U.vidx = vidx;
+	U.nprims = m;
+	if (m == 0)
+		goto done;
+	/* closed: every edge used by an even number of faces */
+	st = exg_mesh_edges(&U, sub_body, nbodies, rep, err);
+	for (uint32_t b = 0; st == EXG_OK && b < nbodies; b++)
+	{
+		oriented[b] = rep[b].unbalanced == 0;
+		if (rep[b].odd)
+		{
+			st = exg_fail(err, EXG_ERR_NOT_SOLID,
+						  "not closed: %llu edges used by an odd number of faces, e.g. (%.17g %.17g %.17g)-(%.17g %.17g %.17g)",
+						  (unsigned long long) rep[b].odd, rep[b].example[0], rep[b].example[1],
+						  rep[b].example[2], rep[b].example[3], rep[b].example[4], rep[b].example[5]);
+			if (err)
+			{
+				err->row = (uint64_t) b + 1;
+				err->side = side;
+			}
+		}
+	}
+	/* not overlapping itself; the triangles named are numbered within their
+	 * body: U keeps each body's triangles together and in order */
+	if (st == EXG_OK)
+		st = check_self_all(&U, sub_body, nbodies, oriented, side, opt, err);
+	if (st == EXG_OK)
+		for (uint32_t b = 0; b < nbodies; b++)
+			if (!known[b])
+				exg_known_body_add(T->xyz, T->vidx, start[b], start[b + 1] - start[b], hash[b],
+								   since);
+done:
+	free(start);
+	free(slot);
+	free(vidx);
+	free(sub_body);
+	free(hash);
+	free(known);
+	free(rep);
+	free(oriented);
+	return st;
 }

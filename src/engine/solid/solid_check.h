@@ -77,12 +77,23 @@ void		exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char 
  * T holds every body's triangles, body[t] their body (non-decreasing, below
  * nbodies); every triangle is a face of its own. On the first body found:
  * EXG_ERR_NOT_SOLID naming it (err->row = body + 1, err->side = side) and
- * two of its triangles (1-based within the body). Bodies found good before
- * in this process are recognised and not judged again (known_bodies.h).
+ * two of its triangles (1-based within the body). Every body is judged.
  */
 exg_status	exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body,
 									 uint32_t nbodies, const bool *oriented, int side,
 									 const exg_join_options *opt, exg_error *err);
+
+/*
+ * Has every body of T a well-defined inside: closed (every edge used by an
+ * even number of faces) and not overlapping itself (as
+ * exg_solid_set_check_self, oriented from its edges)? EXG_ERR_NOT_SOLID
+ * naming the first that has not, as there. Bodies this check found good
+ * before in this process (known_bodies.h) are neither walked nor joined
+ * again: a batch join against bodies that have not changed pays a pass
+ * over their coordinates, not the edge sort and the self-join.
+ */
+exg_status	exg_solid_set_check(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
+								int side, const exg_join_options *opt, exg_error *err);
 
 #ifdef __cplusplus
 }
