@@ -327,6 +327,28 @@ test_known_bodies(void)
 	CHECK(exg_known_body(m.xyz, m.tri, 0, m.nt, &h), "known once judged good");
 	CHECK(exg_solid_set_check(&T, m.body, 1, 1, NULL, &err) == EXG_OK, "%s", err.message);
 	t2 = now_seconds();
+	{
+		/* the same body at another place of another batch (other rows first) is
+		 * known; its triangles in another order are not (another sequence) */
+		const uint32_t shift = 7;
+		double	   *xyz2 = calloc(3 * ((size_t) m.nv + shift), sizeof(double));
+		uint32_t   *tri2 = malloc(sizeof(uint32_t) * 3 * m.nt);
+
+		memcpy(xyz2 + 3 * shift, m.xyz, sizeof(double) * 3 * m.nv);
+		for (uint32_t i = 0; i < 3 * m.nt; i++)
+			tri2[i] = m.tri[i] + shift;
+		CHECK(exg_known_body(xyz2, tri2, 0, m.nt, &h), "known at another place");
+		for (int k = 0; k < 3; k++)
+		{
+			uint32_t	x = tri2[k];
+
+			tri2[k] = tri2[3 + k];
+			tri2[3 + k] = x;
+		}
+		CHECK(!exg_known_body(xyz2, tri2, 0, m.nt, &h), "two triangles swapped: not known");
+		free(xyz2);
+		free(tri2);
+	}
 	printf("  batch check of %u triangles: %.3f s, again %.4f s\n", m.nt, t1 - t0, t2 - t1);
 	/* a vertex of the first triangle pulled through the sphere */
 	for (int k = 0; k < 3; k++)

@@ -10,7 +10,10 @@
 
 typedef struct known
 {
-	double	   *coords;			/* 9 per triangle, malloc'ed; NULL: free slot */
+	double	   *verts;			/* the body's vertex range, 3 per vertex, malloc'ed;
+								 * NULL: free slot */
+	uint32_t   *rel;			/* 3 per triangle: its vertices in that range */
+	size_t		nverts;
 	size_t		ntris;
 	uint64_t	hash;
 	uint64_t	last_used;
@@ -20,44 +23,69 @@ static known slots[KNOWN_SLOTS];
 static size_t bytes_kept;
 static uint64_t tick;
 
-/* The coordinates of triangle t, as the memo compares them. */
-static inline const double *
-vertex(const double *xyz, const uint32_t *vidx, size_t t, int k)
+/*
+ * A body as the memo keeps it: the vertices its triangles use, as the range
+ * [lo, lo + nverts) of the batch's vertex array they lie in (a row's
+ * vertices are together), and each triangle's three as offsets into it.
+ * Equal forms give equal triangles' coordinates in order, so a match is
+ * never wrong; the same triangles over vertices laid out otherwise only miss.
+ * A third of the triangles' 9 doubles each, and two plain comparisons.
+ */
+typedef struct body_form
 {
-	return &xyz[3 * (size_t) vidx[3 * t + k]];
+	const double *verts;
+	size_t		lo,
+				nverts;
+} body_form;
+
+static body_form
+form_of(const double *xyz, const uint32_t *vidx, size_t first, size_t n)
+{
+	uint32_t	lo = UINT32_MAX,
+				hi = 0;
+
+	for (size_t i = 3 * first; i < 3 * (first + n); i++)
+	{
+		lo = vidx[i] < lo ? vidx[i] : lo;
+		hi = vidx[i] > hi ? vidx[i] : hi;
+	}
+	return (body_form) {&xyz[3 * (size_t) lo], lo, (size_t) hi - lo + 1};
 }
 
 static uint64_t
-body_hash(const double *xyz, const uint32_t *vidx, size_t first, size_t n)
+mix(uint64_t h, uint64_t w)
 {
-	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n;
+	h ^= w;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
 
-	for (size_t t = first; t < first + n; t++)
-		for (int k = 0; k < 3; k++)
-		{
-			uint64_t	w[3];
+static uint64_t
+body_hash(const body_form *f, const uint32_t *vidx, size_t first, size_t n)
+{
+	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n ^ ((uint64_t) f->nverts << 32);
 
-			memcpy(w, vertex(xyz, vidx, t, k), sizeof(w));
-			for (int c = 0; c < 3; c++)
-			{
-				h ^= w[c];
-				h *= 0xff51afd7ed558ccdull;
-				h ^= h >> 32;
-			}
-		}
+	for (size_t i = 0; i < 3 * f->nverts; i++)
+	{
+		uint64_t	w;
+
+		memcpy(&w, &f->verts[i], sizeof(w));
+		h = mix(h, w);
+	}
+	for (size_t i = 3 * first; i < 3 * (first + n); i++)
+		h = mix(h, vidx[i] - f->lo);
 	return h;
 }
 
 static bool
-same_body(const known *kb, const double *xyz, const uint32_t *vidx, size_t first, size_t n)
+same_body(const known *kb, const body_form *f, const uint32_t *vidx, size_t first, size_t n)
 {
-	if (kb->ntris != n)
+	if (kb->ntris != n || kb->nverts != f->nverts ||
+		memcmp(kb->verts, f->verts, sizeof(double) * 3 * f->nverts) != 0)
 		return false;
-	for (size_t t = 0; t < n; t++)
-		for (int k = 0; k < 3; k++)
-			if (memcmp(&kb->coords[9 * t + 3 * k], vertex(xyz, vidx, first + t, k),
-					   3 * sizeof(double)) != 0)
-				return false;
+	for (size_t i = 0; i < 3 * n; i++)
+		if (kb->rel[i] != vidx[3 * first + i] - f->lo)
+			return false;
 	return true;
 }
 
@@ -65,13 +93,16 @@ int
 exg_known_body_find(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
 					uint64_t *hash)
 {
+	body_form	f;
+
 	*hash = 0;
 	if (n < EXG_KNOWN_MIN_TRIANGLES)
 		return -1;
-	*hash = body_hash(xyz, vidx, first, n);
+	f = form_of(xyz, vidx, first, n);
+	*hash = body_hash(&f, vidx, first, n);
 	for (int i = 0; i < KNOWN_SLOTS; i++)
-		if (slots[i].coords != NULL && slots[i].hash == *hash &&
-			same_body(&slots[i], xyz, vidx, first, n))
+		if (slots[i].verts != NULL && slots[i].hash == *hash &&
+			same_body(&slots[i], &f, vidx, first, n))
 			return i;
 	return -1;
 }
@@ -92,11 +123,18 @@ exg_known_body(const double *xyz, const uint32_t *vidx, size_t first, size_t n, 
 	return slot >= 0;
 }
 
+static size_t
+kept_bytes(size_t nverts, size_t ntris)
+{
+	return sizeof(double) * 3 * nverts + sizeof(uint32_t) * 3 * ntris;
+}
+
 static void
 drop(known *kb)
 {
-	bytes_kept -= sizeof(double) * 9 * kb->ntris;
-	free(kb->coords);
+	bytes_kept -= kept_bytes(kb->nverts, kb->ntris);
+	free(kb->verts);
+	free(kb->rel);
 	memset(kb, 0, sizeof(*kb));
 }
 
@@ -110,10 +148,15 @@ void
 exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t n,
 				   uint64_t hash, uint64_t since)
 {
-	size_t		need = sizeof(double) * 9 * n;
+	body_form	f;
+	size_t		need;
 	known	   *kb;
 
-	if (n < EXG_KNOWN_MIN_TRIANGLES || need > EXG_KNOWN_BUDGET)
+	if (n < EXG_KNOWN_MIN_TRIANGLES)
+		return;
+	f = form_of(xyz, vidx, first, n);
+	need = kept_bytes(f.nverts, n);
+	if (need > EXG_KNOWN_BUDGET)
 		return;
 	for (;;)
 	{
@@ -122,7 +165,7 @@ exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t
 		kb = NULL;
 		for (int i = 0; i < KNOWN_SLOTS; i++)
 		{
-			if (slots[i].coords == NULL)
+			if (slots[i].verts == NULL)
 			{
 				if (kb == NULL)
 					kb = &slots[i];
@@ -137,12 +180,21 @@ exg_known_body_add(const double *xyz, const uint32_t *vidx, size_t first, size_t
 			return;
 		drop(victim);
 	}
-	kb->coords = malloc(need);
-	if (kb->coords == NULL)
-		return;					/* a memo only: nothing is lost but time */
-	for (size_t t = 0; t < n; t++)
-		for (int k = 0; k < 3; k++)
-			memcpy(&kb->coords[9 * t + 3 * k], vertex(xyz, vidx, first + t, k), 3 * sizeof(double));
+	kb->verts = malloc(sizeof(double) * 3 * f.nverts);
+	kb->rel = malloc(sizeof(uint32_t) * 3 * n);
+	if (kb->verts == NULL || kb->rel == NULL)
+	{
+		/* a memo only: nothing is lost but time */
+		free(kb->verts);
+		free(kb->rel);
+		kb->verts = NULL;
+		kb->rel = NULL;
+		return;
+	}
+	memcpy(kb->verts, f.verts, sizeof(double) * 3 * f.nverts);
+	for (size_t i = 0; i < 3 * n; i++)
+		kb->rel[i] = vidx[3 * first + i] - (uint32_t) f.lo;
+	kb->nverts = f.nverts;
 	kb->ntris = n;
 	kb->hash = hash;
 	kb->last_used = ++tick;
@@ -153,6 +205,6 @@ void
 exg_known_bodies_clear(void)
 {
 	for (int i = 0; i < KNOWN_SLOTS; i++)
-		if (slots[i].coords != NULL)
+		if (slots[i].verts != NULL)
 			drop(&slots[i]);
 }

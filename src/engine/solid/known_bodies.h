@@ -4,14 +4,17 @@
  * process, so that a body joined again is not judged again.
  *
  * A body is recognised by its triangles' coordinates, in order: the memo
- * keeps a copy of them and compares it in full (memcmp) before it trusts a
- * match, so a match is never wrong and never stale, whatever changed in the
- * tables; a hash only picks the candidate. Comparing is a pass over the
- * body's coordinates, where judging it is a self-join of its triangles
- * (about 100 times as long at 10^5 triangles). Only bodies of at least
- * EXG_KNOWN_MIN_TRIANGLES are kept, within EXG_KNOWN_BUDGET bytes (least
- * recently used out, never one the current check looked up). Not thread-safe: the batch joins' entry points run on
- * the caller's thread.
+ * keeps a copy of them (the range of vertices they use and each triangle's
+ * three offsets into it: a third of 9 doubles a triangle) and compares it
+ * in full before it trusts a match, so a match is never wrong and never
+ * stale, whatever changed in the tables; a hash only picks the candidate.
+ * Comparing is a pass over the body's vertices and indices, where judging
+ * it is a self-join of its triangles (about 100 times as long at 10^5
+ * triangles). Only bodies of at least EXG_KNOWN_MIN_TRIANGLES are kept,
+ * within EXG_KNOWN_BUDGET bytes (the large mine's 10^7 triangles take
+ * about 240 MB; least recently used out, never one the current check
+ * looked up). Lookups (exg_known_body_find) may run on several threads at
+ * once while nothing is added; the rest runs on the caller's thread.
  */
 #ifndef EXG_KNOWN_BODIES_H
 #define EXG_KNOWN_BODIES_H
