@@ -27,6 +27,12 @@ $(BENCH_BIN)/bench_devices: bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call tes
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
 		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
+# A batch point-in-solid join's body checks, first and again (CPU).
+$(BENCH_BIN)/bench_solid_checks: bench/bench_solid_checks.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(ENGINE_LIB) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
+	@mkdir -p $(BENCH_BIN)
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solid_checks.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
+		$(ENGINE_LIB) $(BENCH_LIBS)
+
 $(BENCH_BIN)/bench_solids: bench/bench_solids.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
 	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_solids.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
@@ -63,5 +69,5 @@ $(BENCH_BIN)/bench_cgal_join: bench/cgal/bench_cgal_join.cpp
 	$(CXX) $(CGAL_CXXFLAGS) -o $@ $< -lmpfr -lgmp
 
 .PHONY: bench
-bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_devices $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
+bench: $(BENCH_BIN)/bench_join $(BENCH_BIN)/bench_devices $(BENCH_BIN)/bench_solid_checks $(BENCH_BIN)/bench_solids $(BENCH_BIN)/bench_overlay $(BENCH_BIN)/mesh_convert \
        $(BENCH_BIN)/bench_triangulate $(BENCH_BIN)/bench_parse $(BENCH_PEERS)
