@@ -111,7 +111,9 @@ append_located(const exg_batch *P, const exg_batch *B, bool only_flagged, bool p
 		st = exg_fail(err, EXG_ERR_NOMEM, "out of memory collecting points");
 		goto done;
 	}
-	if ((st = exg_locate_join(pts, (uint32_t) P->nprims, &S, opt, &pairs, &np, stats, err)) != EXG_OK)
+	/* a batch's indices and owners (body ids) are checked where it was made */
+	if ((st = exg_locate_join_checked_sets(pts, (uint32_t) P->nprims, &S, opt, &pairs, &np, stats,
+										   err)) != EXG_OK)
 	{
 		if (err && err->row)
 			err->side = point_left ? 1 : 0;

@@ -11,10 +11,11 @@
 #include "solid_check.h"
 #include "stats.h"
 
-exg_status
-exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
-				const exg_join_options *opt_in, exg_pair **pairs_out, size_t *npairs_out,
-				exg_join_stats *stats, exg_error *err)
+/* The join, the bodies' indices and ids read first unless the caller vouches for them. */
+static exg_status
+locate_run(const double *pts, uint32_t npts, const exg_solid_set *S,
+		   const exg_join_options *opt_in, bool check, exg_pair **pairs_out, size_t *npairs_out,
+		   exg_join_stats *stats, exg_error *err)
 {
 	exg_join_options opt;
 	exg_join_stats local;
@@ -28,11 +29,11 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 	*npairs_out = 0;
 	if (S->tris.arity != 3)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "bodies must be given as triangles");
-	if ((st = exg_prim_set_check(&S->tris, "bodies", opt.worker_threads, err)) != EXG_OK)
+	if (check && (st = exg_prim_set_check(&S->tris, "bodies", opt.worker_threads, err)) != EXG_OK)
 		return st;
 	if (npts > 0 && pts == NULL)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "points: missing array");
-	for (t = 0; t < S->tris.nprims; t++)
+	for (t = 0; check && t < S->tris.nprims; t++)
 		if (S->body[t] >= S->nbodies || (t > 0 && S->body[t] < S->body[t - 1]))
 			return exg_fail(err, EXG_ERR_ARGUMENT,
 							"bodies: body ids must be non-decreasing and below %u", S->nbodies);
@@ -70,4 +71,20 @@ exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
 			exg_counters_local()->gpu_calls++;
 	}
 	return st;
+}
+
+exg_status
+exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set *S,
+				const exg_join_options *opt, exg_pair **pairs_out, size_t *npairs_out,
+				exg_join_stats *stats, exg_error *err)
+{
+	return locate_run(pts, npts, S, opt, true, pairs_out, npairs_out, stats, err);
+}
+
+exg_status
+exg_locate_join_checked_sets(const double *pts, uint32_t npts, const exg_solid_set *S,
+							 const exg_join_options *opt, exg_pair **pairs_out,
+							 size_t *npairs_out, exg_join_stats *stats, exg_error *err)
+{
+	return locate_run(pts, npts, S, opt, false, pairs_out, npairs_out, stats, err);
 }

@@ -44,6 +44,17 @@ exg_status	exg_locate_join(const double *pts, uint32_t npts, const exg_solid_set
 							const exg_join_options *opt, exg_pair **pairs_out,
 							size_t *npairs_out, exg_join_stats *stats, exg_error *err);
 
+/*
+ * exg_locate_join of bodies whose indices and body ids the caller vouches
+ * for: a batch's (batch.h), read once where it was made; the bodies are
+ * still checked as solids (exg_solid_set_check).
+ */
+exg_status	exg_locate_join_checked_sets(const double *pts, uint32_t npts,
+										 const exg_solid_set *S,
+										 const exg_join_options *opt, exg_pair **pairs_out,
+										 size_t *npairs_out, exg_join_stats *stats,
+										 exg_error *err);
+
 /* ---- the CPU back-end (locate_join_cpu.c), which the GPU's shares ---- */
 
 /* exg_locate_join on the CPU worker pool, after the entry point's checks. */
