@@ -51,8 +51,7 @@ exg_batch_arrays_first_bad(const uint32_t *tri, const uint32_t *owner, size_t np
 exg_status
 exg_batch_check(const exg_batch *b, int threads, exg_error *err)
 {
-	/* the joins count vertices and primitives in 32 bits (exg_batch_prims) */
-	if (b->nverts >= UINT32_MAX || b->nprims >= UINT32_MAX || b->nrows >= UINT32_MAX - 1)
+	if (!exg_batch_counts_fit(b->nverts, b->nprims, b->nrows))
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
 	if (b->nprims > 0 && (b->tri == NULL || b->owner == NULL || (b->nverts > 0 && b->xyz == NULL)))
 		return exg_fail(err, EXG_ERR_ARGUMENT, "a join input is missing its arrays");

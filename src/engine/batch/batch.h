@@ -58,6 +58,13 @@ typedef struct exg_batch
 void		exg_batch_init(exg_batch *b, int naxes, exg_nonplanar_policy policy);
 void		exg_batch_free(exg_batch *b);
 
+/* Do these counts fit a batch (the joins number vertices and primitives in 32 bits)? */
+static inline bool
+exg_batch_counts_fit(size_t nverts, size_t nprims, size_t nrows)
+{
+	return nverts < UINT32_MAX && nprims < UINT32_MAX && nrows < UINT32_MAX - 1;
+}
+
 /*
  * The first primitive whose vertex index (< nverts) or owner (< nrows,
  * never decreasing) breaks the rules above, on `threads` threads (0 = all);

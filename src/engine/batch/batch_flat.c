@@ -44,7 +44,7 @@ exg_batch_append_flat(exg_batch *b, const exg_flat_row *rows, size_t n, int thre
 		nv += rows[i].nverts;
 		np += rows[i].nprims;
 	}
-	if (nv >= UINT32_MAX || np >= UINT32_MAX || nr >= UINT32_MAX - 1)
+	if (!exg_batch_counts_fit(nv, np, nr))
 	{
 		free(vbase);
 		free(pbase);
@@ -131,7 +131,7 @@ exg_batch_borrow(exg_batch *b, double *xyz, size_t nverts, uint32_t *tri, uint32
 	}
 	if (nv != nverts || np != nprims)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "rows laid out in place disagree with their counts");
-	if (nv >= UINT32_MAX || np >= UINT32_MAX || n >= UINT32_MAX - 1)
+	if (!exg_batch_counts_fit(nv, np, n))
 		return exg_fail(err, EXG_ERR_TOO_LARGE, "too many vertices or primitives in one join input");
 
 	/*

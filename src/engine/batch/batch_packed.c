@@ -117,7 +117,7 @@ exg_batch_borrow_packed(exg_batch *b, const void *block, size_t size, int thread
 	memcpy(&h, p, sizeof(h));
 	if (h.magic != PACK_MAGIC || h.version != PACK_VERSION || h.size != size ||
 		h.naxes != b->naxes || h.policy != (int32_t) b->policy ||
-		h.nverts >= UINT32_MAX || h.nprims >= UINT32_MAX || h.nrows >= UINT32_MAX - 1 ||
+		!exg_batch_counts_fit(h.nverts, h.nprims, h.nrows) ||
 		h.nsolid > h.nrows || h.nrows_z + h.nrows_flat > h.nrows)
 		return exg_fail(err, EXG_ERR_ARGUMENT, "packed batch: not a block of this build, axes and policy");
 	{
