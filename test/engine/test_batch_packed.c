@@ -30,22 +30,7 @@ add_body(exg_batch *b, const test_mesh *m, uint32_t body)
 	exg_shape	s;
 	exg_error	err;
 
-	exg_shape_init(&s);
-	s.has_z = true;
-	s.geom_type = 15;
-	for (uint32_t t = 0; t < m->nt; t++)
-	{
-		if (m->body[t] != body)
-			continue;
-		exg_shape_begin_comp(&s, EXG_COMP_TRIANGLE, true, &err);
-		exg_shape_begin_ring(&s, &err);
-		for (int k = 0; k < 4; k++)
-		{
-			const double *v = &m->xyz[3 * (size_t) m->tri[3 * t + k % 3]];
-
-			exg_shape_add_vertex(&s, v[0], v[1], v[2], &err);
-		}
-	}
+	test_mesh_body_shape(m, body, &s);
 	CHECK(exg_batch_add(b, &s, &err) == EXG_OK, "add body: %s", err.message);
 	exg_shape_free(&s);
 }
