@@ -369,10 +369,10 @@ exg_solid_set_verdicts(exg_prepared *g, const char *solid_why, const char *insid
 	g->solid_judged = 1;
 }
 
-/* exg_solid_set_check_self: every body of T judged. */
-static exg_status
-check_self_all(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
-			   const bool *oriented, int side, const exg_join_options *opt, exg_error *err)
+exg_status
+exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
+						 const bool *oriented, int side, const exg_join_options *opt,
+						 exg_error *err)
 {
 	uint32_t   *face = malloc(sizeof(uint32_t) * (T->nprims + 1)),
 			   *first = calloc((size_t) nbodies + 1, sizeof(uint32_t));
@@ -442,14 +442,6 @@ check_self_all(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
 	free(face);
 	free(first);
 	return st;
-}
-
-exg_status
-exg_solid_set_check_self(const exg_prim_set *T, const uint32_t *body, uint32_t nbodies,
-						 const bool *oriented, int side, const exg_join_options *opt,
-						 exg_error *err)
-{
-	return check_self_all(T, body, nbodies, oriented, side, opt, err);
 }
 
 exg_status
@@ -533,7 +525,7 @@ exg_solid_set_check(const exg_prim_set *T, const uint32_t *body, uint32_t nbodie
 	/* not overlapping itself; the triangles named are numbered within their
 	 * body: U keeps each body's triangles together and in order */
 	if (st == EXG_OK)
-		st = check_self_all(&U, sub_body, nbodies, oriented, side, opt, err);
+		st = exg_solid_set_check_self(&U, sub_body, nbodies, oriented, side, opt, err);
 	if (st == EXG_OK)
 		for (uint32_t b = 0; b < nbodies; b++)
 			if (!known[b])
