@@ -192,6 +192,10 @@ typedef struct exg_gpu_keep_stats
 	uint64_t	bytes_saved;	/* bytes the hits did not upload */
 	uint64_t	bytes_uploaded; /* bytes copied to make copies */
 	uint64_t	evictions;
+	size_t		derived_bytes;	/* of bytes_kept, what joins derived from copies
+								 * (prepared primitives, exact boxes) */
+	uint64_t	derived_made;	/* derived blocks made */
+	uint64_t	derived_hits;	/* joins that found one made */
 	size_t		budget;			/* this device's budget (0 until known) */
 } exg_gpu_keep_stats;
 

@@ -13,6 +13,11 @@
  * used first, to stay within the budget or when a join's allocation fails.
  * Copies are plain cudaMalloc'ed memory, outside the join's memory pool, so
  * that the pool still drains to zero after each join.
+ *
+ * What a join derives from a kept copy alone (the bodies' classified
+ * primitives and boxes, exg_gpu_kept_derived) is kept with the copy, under
+ * the same budget, and freed with it: the next join against the same bodies
+ * prepares only its new side.
  */
 #include <string.h>
 
@@ -42,6 +47,16 @@ enum copy_state
 
 struct keep_range;
 
+/* A block derived from a copy, made by one join and then read by all. */
+struct keep_derived
+{
+	uint64_t	key[4];
+	char	   *p;
+	size_t		bytes;
+	bool		ready;			/* filled: later joins wait for `made` on their stream */
+	cudaEvent_t made;
+};
+
 struct keep_copy
 {
 	keep_range *owner;
@@ -52,6 +67,8 @@ struct keep_copy
 	char	   *base;			/* cudaMalloc'ed */
 	char	   *dev;			/* the copy of lo: base + lo % KEEP_ALIGN */
 	cudaEvent_t idle;			/* recorded when a join lets it go */
+	std::vector<keep_derived> derived;
+	size_t		derived_bytes;
 };
 
 #define KEEP_SEAL_ENDS 32		/* bytes at each end */
@@ -85,6 +102,8 @@ struct keep_device
 	uint64_t	saved;
 	uint64_t	uploaded;
 	uint64_t	evictions;
+	uint64_t	derived_made;
+	uint64_t	derived_hits;
 };
 
 static std::mutex keep_lock;
@@ -118,6 +137,13 @@ range_bytes(const keep_range *r)
 	return r->hi - r->lo;
 }
 
+/* A copy's device bytes: the range's and what was derived from it. */
+static size_t
+copy_bytes(const keep_copy &c)
+{
+	return range_bytes(c.owner) + c.derived_bytes;
+}
+
 /* Free a copy no join uses (keep_lock held). */
 static void
 copy_free(keep_copy &c)
@@ -132,7 +158,15 @@ copy_free(keep_copy &c)
 	}
 	if (c.base)
 		(void) cudaFree(c.base);
-	devs[c.device].bytes -= range_bytes(c.owner);
+	for (keep_derived &x : c.derived)
+	{
+		(void) cudaFree(x.p);
+		if (x.made)
+			(void) cudaEventDestroy(x.made);
+	}
+	c.derived.clear();
+	devs[c.device].bytes -= copy_bytes(c);
+	c.derived_bytes = 0;
 	devs[c.device].copies--;
 	c.base = nullptr;
 	c.dev = nullptr;
@@ -220,7 +254,7 @@ evict_until(int d, F enough)
 
 	while (!enough(freed) && (c = lru_idle(d)) != nullptr)
 	{
-		freed += range_bytes(c->owner);
+		freed += copy_bytes(*c);
 		copy_free(*c);
 		devs[d].evictions++;
 	}
@@ -336,7 +370,7 @@ exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref)
 	if (c.state == COPY_READY)
 	{
 		if (c.pins++ == 0)
-			devs[d].pinned += size;
+			devs[d].pinned += copy_bytes(c);
 		c.used = ++tick;
 		devs[d].hits++;
 		devs[d].saved += bytes;
@@ -438,7 +472,7 @@ exg_gpu_kept_release(void *ref)
 	}
 	if (--c->pins > 0)
 		return;
-	devs[c->device].pinned -= range_bytes(r);
+	devs[c->device].pinned -= copy_bytes(*c);
 	if (r->dead)
 	{
 		copy_free(*c);
@@ -446,6 +480,106 @@ exg_gpu_kept_release(void *ref)
 	}
 	else if (devs[c->device].bytes > budget_of(c->device))
 		evict_until(c->device, [&](size_t) { return devs[c->device].bytes <= budget_of(c->device); });
+}
+
+void *
+exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, cudaStream_t s, bool *make)
+{
+	keep_copy  *c = (keep_copy *) ref;
+	int			d;
+	void	   *p;
+
+	if (make)
+		*make = false;
+	if (c == nullptr || (make && *bytes == 0))
+		return nullptr;
+	d = c->device;
+	{
+		std::lock_guard<std::mutex> g(keep_lock);
+
+		for (keep_derived &x : c->derived)
+			if (memcmp(x.key, key, sizeof(x.key)) == 0)
+			{
+				if (!x.ready || (make && x.bytes != *bytes))
+					return nullptr;		/* another join is making it: make one's own */
+				EXG_CUDA(cudaStreamWaitEvent(s, x.made));
+				devs[d].derived_hits++;
+				*bytes = x.bytes;
+				return x.p;
+			}
+		if (make == nullptr)
+			return nullptr;
+		/* room within the budget (c itself is pinned: others go first) */
+		evict_until(d, [&](size_t) { return devs[d].bytes + *bytes <= budget_of(d); });
+		if (devs[d].bytes + *bytes > budget_of(d))
+			return nullptr;
+		keep_derived x = {};
+
+		memcpy(x.key, key, sizeof(x.key));
+		x.bytes = *bytes;
+		c->derived.push_back(x);
+		c->derived_bytes += *bytes;
+		devs[d].bytes += *bytes;	/* reserved while it is allocated */
+		devs[d].pinned += *bytes;
+	}
+	p = copy_alloc(d, *bytes);
+
+	std::lock_guard<std::mutex> g(keep_lock);
+
+	for (size_t i = 0; i < c->derived.size(); i++)
+		if (memcmp(c->derived[i].key, key, sizeof(c->derived[i].key)) == 0)
+		{
+			if (p == nullptr)
+			{
+				c->derived.erase(c->derived.begin() + i);
+				c->derived_bytes -= *bytes;
+				devs[d].bytes -= *bytes;
+				devs[d].pinned -= *bytes;
+				return nullptr;
+			}
+			c->derived[i].p = (char *) p;
+			devs[d].derived_made++;
+			*make = true;
+			return p;
+		}
+	(void) cudaFree(p);			/* unreachable: only its maker removes an entry */
+	return nullptr;
+}
+
+void
+exg_gpu_kept_derived_done(void *ref, void *p, cudaStream_t s, bool ok)
+{
+	keep_copy  *c = (keep_copy *) ref;
+
+	if (c == nullptr || p == nullptr)
+		return;
+
+	std::lock_guard<std::mutex> g(keep_lock);
+
+	for (size_t i = 0; i < c->derived.size(); i++)
+	{
+		keep_derived &x = c->derived[i];
+
+		if (x.p != p)
+			continue;
+		if (ok && cudaEventCreateWithFlags(&x.made, cudaEventDisableTiming) == cudaSuccess &&
+			cudaEventRecord(x.made, s) == cudaSuccess)
+		{
+			x.ready = true;
+			return;
+		}
+		(void) cudaGetLastError();
+		/* not made after all: the kernels queued on it done, then freed */
+		(void) cudaStreamSynchronize(s);
+		if (x.made)
+			(void) cudaEventDestroy(x.made);
+		(void) cudaFree(x.p);
+		devs[c->device].bytes -= x.bytes;
+		devs[c->device].pinned -= x.bytes;
+		c->derived_bytes -= x.bytes;
+		c->derived.erase(c->derived.begin() + i);
+		return;
+	}
 }
 
 extern "C" bool
@@ -570,6 +704,10 @@ exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
 	out->bytes_saved = k.saved;
 	out->bytes_uploaded = k.uploaded;
 	out->evictions = k.evictions;
+	out->derived_made = k.derived_made;
+	out->derived_hits = k.derived_hits;
+	for (auto &kv : live)
+		out->derived_bytes += kv.second->copy[device].derived_bytes;
 	out->budget = budget_given || k.total ? budget_of(device) : 0;
 	out->ranges = live.size();
 	return true;

@@ -107,6 +107,20 @@ void	   *exg_gpu_kept_acquire(const void *host, size_t bytes, void **ref);
 void		exg_gpu_kept_release(void *ref);
 
 /*
+ * Device memory derived from the kept copy ref (which the caller holds)
+ * and kept with it, under the keep budget: the block of key. Found: it is
+ * returned, ready in the order of stream s, its size in *bytes, *make
+ * false. Not found: *bytes are allocated and returned with *make true; the
+ * caller fills them on s, then calls exg_gpu_kept_derived_done(ref, p, s,
+ * ok) (ok false: it is freed). NULL: no room, or another join is making it
+ * (the caller makes its own, not kept). make NULL: a lookup alone, of a
+ * block of any size.
+ */
+void	   *exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, cudaStream_t s,
+								 bool *make);
+void		exg_gpu_kept_derived_done(void *ref, void *p, cudaStream_t s, bool ok);
+
+/*
  * Free device memory held by kept copies on device no one uses now, least
  * recently used first, until at least bytes are freed; returns the bytes
  * freed. Bytes of such copies: exg_gpu_kept_evictable.
@@ -138,6 +152,7 @@ struct exg_dbuf
 	T		   *p = nullptr;
 	size_t		n = 0;
 	void	   *kept = nullptr;	/* p is a kept copy (exg_gpu_upload_array), not ours */
+	bool		lent = false;	/* p is someone else's (derived from a kept copy) */
 
 	exg_dbuf() = default;
 	explicit exg_dbuf(size_t count) { alloc(count); }
@@ -151,15 +166,71 @@ struct exg_dbuf
 		p = static_cast<T *>(exg_gpu_alloc_on(sizeof(T) * (count ? count : 1), on));
 		n = count;
 	}
+	/* p lent by its owner: never freed through this */
+	void		lend(T *q, size_t count)
+	{
+		release();
+		p = q;
+		n = count;
+		lent = true;
+	}
 	void		release()
 	{
 		if (kept)
 			exg_gpu_kept_release(kept);
-		else if (p)
+		else if (p && !lent)
 			exg_gpu_free(p);
 		p = nullptr;
 		n = 0;
 		kept = nullptr;
+		lent = false;
+	}
+};
+
+/*
+ * A block derived from a kept copy (exg_gpu_kept_derived), given back when
+ * it goes out of scope: as made where done() was called, else freed.
+ */
+struct exg_gpu_derived
+{
+	void	   *ref = nullptr;
+	char	   *p = nullptr;
+	bool		make = false;
+	cudaStream_t s = nullptr;
+
+	exg_gpu_derived() = default;
+	exg_gpu_derived(const exg_gpu_derived &) = delete;
+	exg_gpu_derived &operator=(const exg_gpu_derived &) = delete;
+	size_t		bytes = 0;
+
+	/* the block of key on ref's copy, found or to make (of n bytes); false: none */
+	bool		find(void *kept_ref, const uint64_t key[4], size_t n, cudaStream_t on)
+	{
+		ref = kept_ref;
+		s = on;
+		bytes = n;
+		p = kept_ref ? (char *) exg_gpu_kept_derived(kept_ref, key, &bytes, on, &make) : nullptr;
+		return p != nullptr;
+	}
+	/* the block of key if made already (its size in bytes) */
+	bool		lookup(void *kept_ref, const uint64_t key[4], cudaStream_t on)
+	{
+		ref = kept_ref;
+		s = on;
+		p = kept_ref ? (char *) exg_gpu_kept_derived(kept_ref, key, &bytes, on, nullptr) : nullptr;
+		return p != nullptr;
+	}
+	/* made: its kernels are queued on s */
+	void		done()
+	{
+		if (make)
+			exg_gpu_kept_derived_done(ref, p, s, true);
+		make = false;
+	}
+	~exg_gpu_derived()
+	{
+		if (make)
+			exg_gpu_kept_derived_done(ref, p, s, false);
 	}
 };
 
