@@ -650,9 +650,14 @@ test_keep(const inputs *in, const rows *ref)
 	free(r.p);
 	exg_gpu_keep_info(0, &k1);
 	CHECK(k1.misses == k0.misses + 1 && k1.bytes_uploaded == k0.bytes_uploaded + size &&
-		  k1.bytes_kept == size, "first join: one miss (%llu), the block (%zu bytes) uploaded (%llu)",
+		  k1.bytes_kept == size + k1.derived_bytes,
+		  "first join: one miss (%llu), the block (%zu bytes) uploaded (%llu)",
 		  (unsigned long long) (k1.misses - k0.misses), size,
 		  (unsigned long long) (k1.bytes_uploaded - k0.bytes_uploaded));
+	/* the bodies, prepared first (more vertices than the holes), kept prepared */
+	CHECK(k1.derived_made == k0.derived_made + 1 && k1.derived_bytes > 0,
+		  "first join: the bodies' prepared block made (%llu, %zu bytes)",
+		  (unsigned long long) (k1.derived_made - k0.derived_made), k1.derived_bytes);
 	CHECK(join_one(&kin, J_HOLES_BODIES, &opt, &r, &s2, &err) == EXG_OK, "%s", err.message);
 	CHECK(same_rows(&r, &ref[J_HOLES_BODIES]), "second join against kept bodies: same pairs");
 	free(r.p);
@@ -661,6 +666,10 @@ test_keep(const inputs *in, const rows *ref)
 		  "second join: no miss, the bodies' vertices and triangles from the copy (hits %llu)",
 		  (unsigned long long) (k2.hits - k1.hits));
 	CHECK(k2.bytes_in_use == 0, "no copy in use between joins");
+	CHECK(k2.derived_hits == k1.derived_hits + 1 && k2.derived_made == k1.derived_made,
+		  "second join: the bodies' prepared block reused (%llu), none made (%llu)",
+		  (unsigned long long) (k2.derived_hits - k1.derived_hits),
+		  (unsigned long long) (k2.derived_made - k1.derived_made));
 	printf("ok   keep: first join uploaded the %zu-byte block (upload phase %.3f ms), the second "
 		   "none of it (%llu bytes saved, upload phase %.3f ms)\n", size,
 		   s1.phase_ns[EXG_PHASE_UPLOAD] / 1e6, (unsigned long long) (k2.bytes_saved - k1.bytes_saved),
@@ -734,7 +743,8 @@ test_keep(const inputs *in, const rows *ref)
 	CHECK(join_one(&kin, J_HOLES_BODIES, &opt, &r, NULL, &err) == EXG_OK, "%s", err.message);
 	free(r.p);
 	exg_gpu_keep_info(0, &k1);
-	CHECK(k1.bytes_kept == size, "the block's copy is on the device (%zu bytes)", k1.bytes_kept);
+	CHECK(k1.bytes_kept == size + k1.derived_bytes, "the block's copy is on the device (%zu bytes)",
+		  k1.bytes_kept);
 	if (size2 == size)
 	{
 		exg_batch	reused;
@@ -806,6 +816,13 @@ test_devices(const inputs *in, const rows *ref, int ndev)
 	exg_join_options_default(&opt);
 	opt.device = EXG_DEVICE_GPU;
 	CHECK(exg_gpu_keep(block, size, 3), "the bodies kept for every device");
+	/*
+	 * Ranges of either side or of the larger (split -1), with the cell-pair
+	 * cull and the box join (the mine's own size takes the cell pairs), the
+	 * kept bodies' prepared blocks made on the first join and read by the
+	 * next.
+	 */
+	for (int cull = 0; cull < 2; cull++)
 	for (int kind = 0; kind < J_KINDS; kind++)
 		for (int c = 0; c < ncuts; c++)
 			for (int split = -1; split <= 1; split++)
@@ -816,22 +833,24 @@ test_devices(const inputs *in, const rows *ref, int ndev)
 				exg_error	err = {0};
 				char		times[200] = "";
 
+				opt.cull = cull ? EXG_CULL_BOX_JOIN : EXG_CULL_AUTO;
 				if (join_devices(&kin, kind, cuts[c].dev, cuts[c].k, split, &opt, &got, &st, per,
 								 &err) != EXG_OK)
 				{
-					FAIL("%s, %s, side %d: %s", kind_name[kind], cuts[c].name, split, err.message);
+					FAIL("%s, %s, side %d, cull %d: %s", kind_name[kind], cuts[c].name, split, cull,
+						 err.message);
 					continue;
 				}
-				CHECK(same_rows(&got, &ref[kind]), "%s, %s, side %d: %zu pairs, one device %zu",
-					  kind_name[kind], cuts[c].name, split, got.n, ref[kind].n);
+				CHECK(same_rows(&got, &ref[kind]), "%s, %s, side %d, cull %d: %zu pairs, one device %zu",
+					  kind_name[kind], cuts[c].name, split, cull, got.n, ref[kind].n);
 				CHECK(st.used_gpu && st.hits == got.n);
 				for (int i = 0; i < cuts[c].k; i++)
 					snprintf(times + strlen(times), sizeof(times) - strlen(times), " %d:%.2f",
 							 cuts[c].dev[i], per[i].total_ns / 1e6);
 				if (split == -1)
-					printf("ok   devices: %-18s %-22s %6zu pairs, %.2f ms (ranges, GPU:ms%s) on %s\n",
-						   kind_name[kind], cuts[c].name, got.n, st.total_ns / 1e6, times,
-						   st.device_name);
+					printf("ok   devices: %-18s %-22s %s %6zu pairs, %.2f ms (ranges, GPU:ms%s) on %s\n",
+						   kind_name[kind], cuts[c].name, cull ? "box join" : "auto    ", got.n,
+						   st.total_ns / 1e6, times, st.device_name);
 				free(got.p);
 			}
 	exg_gpu_keep_forget(3);

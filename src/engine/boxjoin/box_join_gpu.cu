@@ -190,7 +190,7 @@ struct chunk
 static void
 join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_offset,
 		   int naxes, const exg_join_options *opt, exg_box_budget &budget,
-		   exg_box_consumer &dr, exg_join_stats *st)
+		   exg_box_consumer &dr, exg_join_stats *st, exg_box_kept_grid *kg = nullptr)
 {
 	exg_gpu_context *ctx = exg_gpu_context_get();
 	cudaStream_t s = ctx->stream;
@@ -198,19 +198,40 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 	exg_box_work work;
 	uint64_t	t;
 
-	if (side[0].n == 0 || side[1].n == 0 ||
-		!exg_box_grid_choose(&bg, naxes, &sum[0], side[0].n, &sum[1], side[1].n,
-							 EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
+	if (side[0].n == 0 || side[1].n == 0)
+		return;
+	if (kg && kg->start)
+		bg = kg->bg;
+	else if (kg)
+	{
+		/* the kept side's own grid: the same in every join against it */
+		const exg_box_summary *k = &sum[kg->side];
+		uint32_t	n = side[kg->side].n;
+
+		if (!exg_box_grid_choose(&bg, naxes, k, n, k, n, EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
+			return;
+	}
+	else if (!exg_box_grid_choose(&bg, naxes, &sum[0], side[0].n, &sum[1], side[1].n,
+								  EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
 		return;
 	exg_gpu_check_cancel();
 
-	/* ---- grid per side, work items ---- */
+	/* ---- grid per side (a kept one lent), work items ---- */
 	uint32_t	ncells = (uint32_t) ((uint64_t) bg.g.dims[0] * bg.g.dims[1] * bg.g.dims[2]);
 
 	t = exg_now_ns();
 	memcpy(st->grid_dims, bg.g.dims, sizeof(bg.g.dims));
 	for (int k = 0; k < 2; k++)
-		exg_box_grid_side(side[k], bg, ncells, budget, s);
+		if (kg && kg->start && k == kg->side)
+		{
+			side[k].start.lend(const_cast<uint32_t *>(kg->start), (size_t) ncells + 1);
+			side[k].items.lend(const_cast<uint32_t *>(kg->items), kg->entries);
+			side[k].entries = kg->entries;
+		}
+		else
+			exg_box_grid_side(side[k], bg, ncells, budget, s);
+	if (kg && !kg->start)
+		kg->keep(bg, side[kg->side], s);
 	st->grid_entries += side[0].entries + side[1].entries;
 	EXG_CUDA(cudaStreamSynchronize(s));
 	st->phase_ns[EXG_PHASE_GRID] += exg_now_ns() - t;
@@ -416,7 +437,8 @@ run_join(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_offset, 
 void
 exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uint32_t nb,
 						int naxes, const exg_join_options *opt, size_t memory_limit,
-						exg_box_consumer &c, exg_join_stats *st)
+						exg_box_consumer &c, exg_join_stats *st, const exg_box_summary *known_a,
+						const exg_box_summary *known_b, exg_box_kept_grid *kept)
 {
 	/*
 	 * The host's share (summary merge, domain, grid) in round-to-nearest
@@ -442,7 +464,12 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 	side[1].box = boxB;
 	for (int k = 0; k < 2; k++)
 	{
-		exg_box_summarize_gpu(side[k], naxes, &sum[k], exg_gpu_context_get()->stream);
+		const exg_box_summary *known = k ? known_b : known_a;
+
+		if (known)
+			sum[k] = *known;
+		else
+			exg_box_summarize_gpu(side[k], naxes, &sum[k], exg_gpu_context_get()->stream);
 		if (sum[k].first_invalid != UINT64_MAX)
 		{
 			exg_gpu_error e;
@@ -455,7 +482,7 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 		}
 	}
 	st->phase_ns[EXG_PHASE_CLASSIFY] += exg_now_ns() - t;
-	join_sides(side, sum, no_offset, naxes, opt, budget, c, st);
+	join_sides(side, sum, no_offset, naxes, opt, budget, c, st, kept);
 }
 
 /* The join, or on running out of device memory, the larger side in halves. */

@@ -153,15 +153,40 @@ struct exg_box_consumer
 };
 
 /*
+ * One side's grid kept from join to join (the resident bodies'): chosen
+ * from that side alone, its bounds the domain (a box of the other side
+ * outside them meets none of its boxes; the reference-point rule holds on
+ * any domain holding both sides' common bounds), so that it serves every
+ * join against it. start NULL: the join builds it and hands it to keep
+ * before it reads it.
+ */
+struct exg_box_kept_grid
+{
+	int			side = 0;		/* 0: A, 1: B */
+	exg_box_grid bg = {};
+	const uint32_t *start = nullptr;	/* ncells + 1 */
+	const uint32_t *items = nullptr;
+	uint64_t	entries = 0;
+
+	virtual void keep(const exg_box_grid &, const exg_box_side_d &, cudaStream_t) {}
+	virtual ~exg_box_kept_grid() = default;
+};
+
+/*
  * The box join of boxes already on the device (2 * naxes doubles each, A
  * then B), within memory_limit bytes (0: 80% of free), its pairs left on
  * the device for c. Throws on failure: exg_gpu_oom (no split here: the
  * caller owns the inputs), EXG_ERR_ARGUMENT for a box with a non-finite
  * coordinate (lo <= hi holds for primitive boxes). opt: grid_cells.
+ * known_a, known_b: a side's summary (exg_box_summarize_gpu) where the
+ * caller has it (kept with the side), else made here. kept: a side's grid
+ * kept between joins, else NULL.
  */
 void		exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB,
 									uint32_t nb, int naxes, const exg_join_options *opt,
 									size_t memory_limit, exg_box_consumer &c,
-									exg_join_stats *st);
+									exg_join_stats *st, const exg_box_summary *known_a = nullptr,
+									const exg_box_summary *known_b = nullptr,
+									exg_box_kept_grid *kept = nullptr);
 
 #endif							/* EXG_BOX_JOIN_GPU_CUH */

@@ -62,6 +62,8 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 	d.nprims = S->nprims;
 	d.nverts = S->nverts;
 	d.arity = S->arity;
+	d.host_xyz = S->xyz;
+	d.host_vidx = S->vidx;
 	/* kept memory (the resident store's bodies) from its device copy, the rest uploaded */
 	exg_gpu_upload_array(d.xyz, S->xyz, (size_t) 3 * S->nverts, s);
 	exg_gpu_upload_array(d.vidx, S->vidx, (size_t) S->arity * S->nprims, s);
@@ -152,9 +154,13 @@ finish_tests(exg_gpu_tester &t, exg_dbuf<uint64_t> &hits, uint64_t &nhits,
 	st->phase_ns[EXG_PHASE_REFINE] += t.refine_ns;
 }
 
-/* One join of A against B entirely on the device; throws on failure. */
+/*
+ * One join of A against B entirely on the device; throws on failure. keep:
+ * the side prepared first may be kept prepared with its kept input (not for
+ * the halves of a join that ran out of memory).
+ */
 static void
-run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt,
+run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt, bool keep,
 		 join_result &res, exg_join_stats *st)
 {
 	exg_gpu_context *ctx = exg_gpu_context_get();
@@ -196,22 +202,12 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	up.mark(0, s);
 	exg_gpu_upload_side(first, b_first ? B : A, s);
 	up.mark(1, s);
-	exg_gpu_vertex_box(first, misc.p, true, s);
-	EXG_CUDA(cudaMemsetAsync(misc.p + 6, 0, 3 * sizeof(double), s));
-	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
-	EXG_CUDA(cudaStreamSynchronize(s));
-	if (first.nverts == 0)
-	{
-		/* the first side has no vertex, nor then has the other: as if 0 */
-		for (int k = 0; k < 6; k++)
-			host_misc[k] = 0;
-	}
-	for (int k = 0; k < 3; k++)
-		origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
-	exg_gpu_prepare_side(first, origin, misc.p + 6, s);
+	exg_gpu_prepare_first(first, keep, misc.p, host_misc, origin, s);
 	EXG_CUDA(cudaStreamWaitEvent(cs, up.ev[1]));
 	up.mark(3, cs);
 	exg_gpu_upload_side(second, b_first ? A : B, cs);
+	second.may_keep = keep;		/* its exact boxes and box grid, where kept (not its records:
+								 * they depend on the first side's origin) */
 	up.mark(2, cs);
 	EXG_CUDA(cudaStreamWaitEvent(s, up.ev[2]));
 	exg_gpu_vertex_box(second, misc.p, false, s);
@@ -494,7 +490,7 @@ join_or_split(const exg_prim_set *A, const exg_prim_set *B, const exg_join_optio
 
 	try
 	{
-		run_join(A, B, opt, res, st);
+		run_join(A, B, opt, depth == 0, res, st);
 		return;
 	}
 	catch (exg_gpu_oom &)

@@ -72,6 +72,10 @@ struct exg_gpu_side
 	uint32_t	nprims;
 	uint32_t	nverts;
 	int			arity;
+	const void *host_xyz = nullptr;	/* the input's host arrays: what kept blocks are keyed by */
+	const void *host_vidx = nullptr;
+	bool		may_keep = false;	/* blocks derived from it may be kept (not a half of a
+									 * join split for memory) */
 	exg_dbuf<double> xyz;		/* raw input, 3 per vertex */
 	exg_dbuf<uint32_t> vidx;	/* raw input, arity per primitive */
 	exg_dbuf<exg_gvert> verts;
@@ -97,9 +101,39 @@ void		exg_gpu_vertex_box(const exg_gpu_side &side, double *box_d, bool init,
 							   cudaStream_t s);
 
 /* Vertex records and classified primitives with float boxes; adds the sum
- * of primitive box extents (3 doubles) to extent_d. */
+ * of primitive box extents (3 doubles) to extent_d. Arrays the side has
+ * been lent (exg_gpu_prepare_first) are filled, not allocated. */
 void		exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 								 cudaStream_t s);
+
+/*
+ * The first side of a join, whose box gives the origin: its vertex box into
+ * misc_d[0..5] and host_misc[0..5] (zeros for no vertex), the sum of its
+ * primitives' extents into misc_d[6..8], origin the box's centre, and its
+ * records and primitives prepared. Where its input is kept on the device
+ * (the resident bodies) and keep is set, all of that is kept with it: made
+ * on the first join, read by the next ones (exg_gpu_kept_derived).
+ */
+void		exg_gpu_prepare_first(exg_gpu_side &side, bool keep, double *misc_d, double *host_misc,
+								  double *origin, cudaStream_t s);
+
+/* Kinds of blocks kept with a side's kept input (exg_gpu_side_keep_key). */
+#define EXG_KEPT_PREPARED 1		/* exg_gpu_prepare_first's records */
+#define EXG_KEPT_EXACT_BOXES 2	/* exg_gpu_side_exact_boxes', of 2 or 3 axes */
+#define EXG_KEPT_BOX_GRID 3		/* the box join's grid of the side alone (join_gpu_boxes.cu) */
+
+/* The key of side's block of kind (its arrays kept on the device), or false. */
+bool		exg_gpu_side_keep_key(const exg_gpu_side &side, int kind, int variant, uint64_t key[4]);
+
+/*
+ * The exact boxes of side's primitives for the box join (naxes low
+ * coordinates, then naxes high ones), into box: made, or lent from the
+ * block kept with the side's kept input (made there on first use), and
+ * then with their summary for the box join (true).
+ */
+struct exg_box_summary;
+bool		exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &box,
+									 exg_box_summary *sum, cudaStream_t s);
 
 /*
  * Make g coarser until the sides' grid arrays fit budget device bytes

@@ -91,15 +91,130 @@ struct test_chunks : exg_box_consumer
 	}
 };
 
+/* A block kept with a kept side starts with its boxes' summary, in this many bytes. */
+#define SUMMARY_BYTES 256
+static_assert(sizeof(exg_box_summary) <= SUMMARY_BYTES, "a summary fits its header");
+
+/* The summary of n boxes at box into the block's header, made on s (a side kept). */
 static void
-side_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &box, cudaStream_t s)
+summary_into(char *block, const double *box, uint32_t n, int naxes, exg_box_summary *sum,
+			 cudaStream_t s)
 {
-	box.alloc(2 * (size_t) naxes * side.nprims);
+	exg_box_side_d d;
+
+	d.n = n;
+	d.box = box;
+	exg_box_summarize_gpu(d, naxes, sum, s);
+	/* pageable: copied out before the call returns */
+	EXG_CUDA(cudaMemcpyAsync(block, sum, sizeof(*sum), cudaMemcpyHostToDevice, s));
+}
+
+/* The summary from a kept block's header. */
+static void
+summary_from(const char *block, exg_box_summary *sum, cudaStream_t s)
+{
+	EXG_CUDA(cudaMemcpyAsync(sum, block, sizeof(*sum), cudaMemcpyDeviceToHost, s));
+	EXG_CUDA(cudaStreamSynchronize(s));
+}
+
+bool
+exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &box,
+						 exg_box_summary *sum, cudaStream_t s)
+{
+	size_t		count = 2 * (size_t) naxes * side.nprims;
+	exg_gpu_derived kept;
+	uint64_t	key[4];
+
+	if (exg_gpu_side_keep_key(side, EXG_KEPT_EXACT_BOXES, naxes, key) &&
+		kept.find(side.xyz.kept, key, SUMMARY_BYTES + sizeof(double) * count, s))
+	{
+		box.lend((double *) (kept.p + SUMMARY_BYTES), count);
+		if (!kept.make)
+		{
+			summary_from(kept.p, sum, s);
+			return true;
+		}
+	}
+	else
+		box.alloc(count);
 	if (side.nprims)
 		k_prim_boxes<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.xyz.p, side.vidx.p, side.arity,
 															   side.nprims, naxes, box.p);
 	EXG_CUDA(cudaGetLastError());
+	if (!kept.make)
+		return false;
+	summary_into(kept.p, box.p, side.nprims, naxes, sum, s);
+	kept.done();
+	return true;
 }
+
+/*
+ * The box join's grid of a kept side (the bodies'), kept with it in one
+ * block: a header (the grid and its entry count), the cell starts, the
+ * entries. Made by the first join against it (keep), then lent.
+ */
+struct kept_box_grid : exg_box_kept_grid
+{
+	void	   *ref = nullptr;
+	uint64_t	key[4];
+	exg_gpu_derived found;
+
+	static size_t starts_bytes(const exg_box_grid &bg)
+	{
+		size_t		ncells = (size_t) bg.g.dims[0] * bg.g.dims[1] * bg.g.dims[2];
+
+		return (sizeof(uint32_t) * (ncells + 1) + 255) / 256 * 256;
+	}
+
+	/* the side's kept grid, or none yet (keep will make it); false: not kept */
+	bool		find(const exg_gpu_side &gs, int which, int naxes, cudaStream_t s)
+	{
+		struct
+		{
+			exg_box_grid bg;
+			uint64_t	entries;
+		}			head;
+		static_assert(sizeof(head) <= SUMMARY_BYTES, "a grid's header fits");
+
+		if (!exg_gpu_side_keep_key(gs, EXG_KEPT_BOX_GRID, naxes, key))
+			return false;
+		side = which;
+		ref = gs.xyz.kept;
+		if (found.lookup(ref, key, s))
+		{
+			EXG_CUDA(cudaMemcpyAsync(&head, found.p, sizeof(head), cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+			bg = head.bg;
+			entries = head.entries;
+			start = (const uint32_t *) (found.p + SUMMARY_BYTES);
+			items = (const uint32_t *) (found.p + SUMMARY_BYTES + starts_bytes(bg));
+		}
+		return true;
+	}
+
+	void		keep(const exg_box_grid &g, const exg_box_side_d &d, cudaStream_t s) override
+	{
+		size_t		sb = starts_bytes(g),
+					ncells = (size_t) g.g.dims[0] * g.g.dims[1] * g.g.dims[2];
+		exg_gpu_derived made;
+		struct
+		{
+			exg_box_grid bg;
+			uint64_t	entries;
+		}			head = {g, d.entries};
+
+		if (!made.find(ref, key, SUMMARY_BYTES + sb + sizeof(uint32_t) * d.entries, s) || !made.make)
+			return;
+		/* pageable: copied out before the call returns */
+		EXG_CUDA(cudaMemcpyAsync(made.p, &head, sizeof(head), cudaMemcpyHostToDevice, s));
+		EXG_CUDA(cudaMemcpyAsync(made.p + SUMMARY_BYTES, d.start.p, sizeof(uint32_t) * (ncells + 1),
+								 cudaMemcpyDeviceToDevice, s));
+		if (d.entries)
+			EXG_CUDA(cudaMemcpyAsync(made.p + SUMMARY_BYTES + sb, d.items.p,
+									 sizeof(uint32_t) * d.entries, cudaMemcpyDeviceToDevice, s));
+		made.done();
+	}
+};
 
 void
 exg_gpu_box_stage(const exg_gpu_side &a, const exg_gpu_side &b, bool flat,
@@ -116,13 +231,23 @@ exg_gpu_box_stage(const exg_gpu_side &a, const exg_gpu_side &b, bool flat,
 				tested0 = t.test_ns + t.refine_ns;
 	size_t		box_bytes = sizeof(double) * 2 * naxes * ((size_t) a.nprims + b.nprims);
 
+	exg_box_summary sum_a,
+				sum_b;
+	bool		known_a,
+				known_b;
+
 	if (box_bytes >= memory_limit)
 		throw		exg_gpu_oom{box_bytes};
-	side_boxes(a, naxes, box_a, s);
-	side_boxes(b, naxes, box_b, s);
-	exg_gpu_box_join_device(box_a.p, a.nprims, box_b.p, b.nprims, naxes, opt,
-							memory_limit - box_bytes, chunks, &bst);
+	known_a = exg_gpu_side_exact_boxes(a, naxes, box_a, &sum_a, s);
+	known_b = exg_gpu_side_exact_boxes(b, naxes, box_b, &sum_b, s);
 
+	/* a kept side's grid (automatic sizes only: exactgpu.grid_cells picks per join) */
+	kept_box_grid kg;
+	bool		use_kg = opt->grid_cells == 0 &&
+		(kg.find(a, 0, naxes, s) || kg.find(b, 1, naxes, s));
+	exg_gpu_box_join_device(box_a.p, a.nprims, box_b.p, b.nprims, naxes, opt,
+							memory_limit - box_bytes, chunks, &bst, known_a ? &sum_a : nullptr,
+							known_b ? &sum_b : nullptr, use_kg ? &kg : nullptr);
 	memcpy(st->grid_dims, bst.grid_dims, sizeof(bst.grid_dims));
 	st->grid_entries += bst.grid_entries;
 	st->cell_pairs += bst.cell_pairs;

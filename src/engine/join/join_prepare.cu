@@ -220,10 +220,13 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 {
 	origin3		org = {{origin[0], origin[1], origin[2]}};
 
-	side.verts.alloc(side.nverts);
-	side.prims.alloc(side.nprims);
-	side.boxes.alloc((size_t) 6 * side.nprims);
-	side.normals.alloc((size_t) 6 * side.nprims);
+	if (!side.verts.lent)
+	{
+		side.verts.alloc(side.nverts);
+		side.prims.alloc(side.nprims);
+		side.boxes.alloc((size_t) 6 * side.nprims);
+		side.normals.alloc((size_t) 6 * side.nprims);
+	}
 	if (side.nverts)
 		k_prepare_verts<<<(side.nverts + 255) / 256, 256, 0, s>>>(side.xyz.p, side.nverts, org, side.verts.p);
 	if (side.nprims)
@@ -231,6 +234,89 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 															 side.arity, org, side.prims.p,
 															 side.boxes.p, side.normals.p, extent_d);
 	EXG_CUDA(cudaGetLastError());
+}
+
+bool
+exg_gpu_side_keep_key(const exg_gpu_side &side, int kind, int variant, uint64_t key[4])
+{
+	if (!side.may_keep || side.xyz.kept == nullptr || side.vidx.kept == nullptr ||
+		side.nverts == 0 || side.nprims == 0)
+		return false;
+	key[0] = (uint64_t) kind << 32 | (uint64_t) variant << 8 | (uint64_t) side.arity;
+	key[1] = (uint64_t) (uintptr_t) side.host_xyz;
+	key[2] = (uint64_t) (uintptr_t) side.host_vidx;
+	key[3] = (uint64_t) side.nverts << 32 | side.nprims;
+	return true;
+}
+
+/* Offsets in a prepared block: its 9 doubles, then each array 256-aligned. */
+struct prepared_layout
+{
+	size_t		verts,
+				prims,
+				boxes,
+				normals,
+				bytes;
+
+	prepared_layout(uint32_t nverts, uint32_t nprims)
+	{
+		auto		up = [](size_t x) { return (x + 255) / 256 * 256; };
+
+		verts = up(9 * sizeof(double));
+		prims = verts + up(sizeof(exg_gvert) * (size_t) nverts);
+		boxes = prims + up(sizeof(exg_gprim) * (size_t) nprims);
+		normals = boxes + up(sizeof(float) * 6 * (size_t) nprims);
+		bytes = normals + up(sizeof(float) * 6 * (size_t) nprims);
+	}
+};
+
+void
+exg_gpu_prepare_first(exg_gpu_side &side, bool keep, double *misc_d, double *host_misc,
+					  double *origin, cudaStream_t s)
+{
+	prepared_layout at(side.nverts, side.nprims);
+	exg_gpu_derived kept;
+	uint64_t	key[4];
+
+	side.may_keep = keep;
+	if (exg_gpu_side_keep_key(side, EXG_KEPT_PREPARED, 0, key) &&
+		kept.find(side.xyz.kept, key, at.bytes, s))
+	{
+		side.verts.lend((exg_gvert *) (kept.p + at.verts), side.nverts);
+		side.prims.lend((exg_gprim *) (kept.p + at.prims), side.nprims);
+		side.boxes.lend((float *) (kept.p + at.boxes), (size_t) 6 * side.nprims);
+		side.normals.lend((float *) (kept.p + at.normals), (size_t) 6 * side.nprims);
+	}
+	if (kept.p && !kept.make)
+	{
+		/* made by an earlier join: its box and extents, as that join left them */
+		EXG_CUDA(cudaMemcpyAsync(misc_d, kept.p, 9 * sizeof(double), cudaMemcpyDeviceToDevice, s));
+		EXG_CUDA(cudaMemcpyAsync(host_misc, misc_d, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+	}
+	else
+	{
+		exg_gpu_vertex_box(side, misc_d, true, s);
+		EXG_CUDA(cudaMemsetAsync(misc_d + 6, 0, 3 * sizeof(double), s));
+		EXG_CUDA(cudaMemcpyAsync(host_misc, misc_d, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+	}
+	if (side.nverts == 0)
+	{
+		/* the first side has no vertex, nor then has the other: as if 0 */
+		for (int k = 0; k < 6; k++)
+			host_misc[k] = 0;
+	}
+	for (int k = 0; k < 3; k++)
+		origin[k] = host_misc[k] + (host_misc[3 + k] - host_misc[k]) / 2;
+	if (kept.p && !kept.make)
+		return;
+	exg_gpu_prepare_side(side, origin, misc_d + 6, s);
+	if (kept.make)
+	{
+		EXG_CUDA(cudaMemcpyAsync(kept.p, misc_d, 9 * sizeof(double), cudaMemcpyDeviceToDevice, s));
+		kept.done();
+	}
 }
 
 /* ---- grid: count, scan, fill (grid_build.cuh) ---- */
