@@ -511,6 +511,7 @@ join_or_split(const exg_box_set *A, const exg_box_set *B, const uint32_t *id_off
 		st->grid_entries = before.grid_entries;
 		st->candidates = before.candidates;
 	}
+	exg_gpu_room_check();
 	bool		split_a = A->n >= B->n;
 	const exg_box_set *S = split_a ? A : B;
 
@@ -561,6 +562,7 @@ exg_gpu_box_join(const exg_box_set *A, const exg_box_set *B, int naxes,
 		stream_fence fence = {ctx->copy_stream};
 		const uint32_t no_offset[2] = {0, 0};
 
+		exg_gpu_room_check();
 		return join_or_split(A, B, no_offset, naxes, opt, dr, stats, err, 0);
 	});
 }

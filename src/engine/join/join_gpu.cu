@@ -502,6 +502,7 @@ join_or_split(const exg_prim_set *A, const exg_prim_set *B, const exg_join_optio
 		st->splits = splits;
 		res.release();
 	}
+	exg_gpu_room_check();
 	/*
 	 * Halve the larger input and join each half with the other input; ids of
 	 * the second half are shifted back. Halves of A give disjoint runs of
@@ -575,6 +576,7 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 {
 	join_result res;
 	exg_status	st = exg_gpu_guard(err, "in the GPU join", [&] {
+		exg_gpu_room_check();
 		join_or_split(A, B, opt, res, stats, 0);
 		return EXG_OK;
 	});

@@ -3,6 +3,7 @@
  * the device's pool (kept copies that no join uses give way when one
  * fails) and the budget a join sizes its buffers by.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <new>
@@ -78,6 +79,22 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 		}
 		EXG_CUDA(rc);
 		return p;
+	}
+}
+
+void
+exg_gpu_room_check()
+{
+	size_t		room = exg_gpu_budget(0);
+
+	if (room < EXG_GPU_ROOM_MIN)
+	{
+		exg_gpu_error e;
+
+		e.status = EXG_ERR_DEVICE_MEMORY;
+		snprintf(e.message, sizeof(e.message),
+				 "the GPU has %zu MB free for joins: its memory is held by other joins or processes", room >> 20);
+		throw		e;
 	}
 }
 

@@ -306,6 +306,15 @@ bool		exg_host_direct(const void *p, size_t n);
 size_t		exg_gpu_budget(size_t limit);
 
 /*
+ * Throw EXG_ERR_DEVICE_MEMORY when the device itself (whatever the caller's
+ * limit) has less than EXG_GPU_ROOM_MIN bytes for joins: its memory is held
+ * by another process, and halving a join would only repeat the failure, on
+ * grids made coarse to fit (seconds, where the CPU takes milliseconds).
+ */
+#define EXG_GPU_ROOM_MIN ((size_t) 64 << 20)
+void		exg_gpu_room_check();
+
+/*
  * The last index c < n with starts[c] <= x, for a non-decreasing starts
  * with starts[0] <= x: the owner of slot x in a scan of per-owner counts
  * (owners with no slots share their start with the next one, and lose).

@@ -391,6 +391,7 @@ locate_or_split(const double *pts, uint32_t npts, uint32_t first, const exg_soli
 	{
 		if (npts < 2)
 			throw;
+		exg_gpu_room_check();
 		out.resize(base);
 		st->splits++;
 		locate_or_split(pts, npts / 2, first, S, opt, out, st);
@@ -411,6 +412,7 @@ exg_gpu_locate(const double *pts, uint32_t npts, const exg_solid_set *S,
 	exg_status	rc = exg_gpu_guard(err, "locating points", [&] {
 		std::vector<exg_pair> out;
 
+		exg_gpu_room_check();
 		locate_or_split(pts, npts, 0, S, opt, out, stats);
 		*pairs_out = (exg_pair *) malloc(sizeof(exg_pair) * (out.size() ? out.size() : 1));
 		if (*pairs_out == nullptr)
