@@ -632,32 +632,27 @@ exg_gpu_test_pairs(const exg_prim_set *A, const exg_prim_set *B, const exg_pair 
 					unknown(n),
 					unknown2(n);
 		exg_dbuf<exg_gpu_counts> counts_d(1);
-		exg_gpu_counts counts = {0, 0};
+		exg_gpu_counts counts = {0, 0, 0};
 
 		exg_gpu_upload_pageable(keys_d.p, keys.data(), 8 * n, s);
 		EXG_CUDA(cudaMemcpyAsync(counts_d.p, &counts, sizeof(counts), cudaMemcpyHostToDevice, s));
 		bool		double_only = opt->filter == EXG_FILTER_DOUBLE;
 
-		exg_gpu_test(a, b, keys_d.p, n, shift, double_only, hits.p, n, unknown.p, counts_d.p, s);
+		/* both filters queued, the second on the first's unknowns as counted on the device */
+		exg_gpu_test(a, b, keys_d.p, n, shift, double_only, hits.p, n, &counts_d.p->hits,
+					 unknown.p, &counts_d.p->unknown, s);
+		if (!double_only)
+			exg_gpu_test(a, b, unknown.p, n, shift, true, hits.p, n, &counts_d.p->hits,
+						 unknown2.p, &counts_d.p->unknown2, s, false, &counts_d.p->unknown);
 		EXG_CUDA(cudaMemcpyAsync(&counts, counts_d.p, sizeof(counts), cudaMemcpyDeviceToHost, s));
 		EXG_CUDA(cudaStreamSynchronize(s));
 		uint64_t	nhits = counts.hits,
-					nunk = counts.unknown;
-		const uint64_t *left = unknown.p;
+					nunk = double_only ? counts.unknown : counts.unknown2;
+		const uint64_t *left = double_only ? unknown.p : unknown2.p;
 
-		st->unknown_first = nunk;
-		if (nunk && !double_only)
-		{
-			counts.unknown = 0;
-			EXG_CUDA(cudaMemcpyAsync(counts_d.p, &counts, sizeof(counts), cudaMemcpyHostToDevice, s));
-			exg_gpu_test(a, b, unknown.p, nunk, shift, true, hits.p, n, unknown2.p, counts_d.p, s);
-			EXG_CUDA(cudaMemcpyAsync(&counts, counts_d.p, sizeof(counts), cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
-			nhits = counts.hits;
-			nunk = counts.unknown;
-			left = unknown2.p;
-			st->unknown_second = nunk;
-		}
+		st->unknown_first = counts.unknown;
+		if (!double_only)
+			st->unknown_second = counts.unknown2;
 		std::vector<uint64_t> hit_keys(nhits),
 					left_keys(nunk);
 

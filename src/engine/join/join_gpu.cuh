@@ -174,29 +174,37 @@ void		exg_gpu_cull_write(const exg_gpu_side &a, const exg_gpu_side &b, const exg
 							   bool by_reference, const exg_gpu_blocks &blocks, uint64_t b0,
 							   uint64_t b1, int key_shift, uint64_t *cands, cudaStream_t s);
 
-/* Counters of a test kernel's sparse outputs (device memory). */
+/*
+ * Counters of the test kernels' sparse outputs (device memory): the hits
+ * (a running index into them), the first test's unknowns, the second's.
+ */
 struct exg_gpu_counts
 {
 	unsigned long long hits;
 	unsigned long long unknown;
+	unsigned long long unknown2;
 };
 
 /*
  * Test candidate keys with the float filter (or the double filter when
- * use_double): intersecting keys are appended to hits (while below hits_cap),
- * undecided ones to unknown (capacity n).
+ * use_double): intersecting keys are appended to hits at *nhits (while
+ * below hits_cap), undecided ones to unknown at *nunknown (capacity n).
+ * n_dev: where an earlier kernel left the number of keys (at most n), so
+ * that the host need not read it first. No host round trip.
  */
 void		exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys,
 						 uint64_t n, int key_shift, bool use_double, uint64_t *hits,
-						 uint64_t hits_cap, uint64_t *unknown, exg_gpu_counts *counts,
-						 cudaStream_t s, bool boxes_only = false);
+						 uint64_t hits_cap, unsigned long long *nhits, uint64_t *unknown,
+						 unsigned long long *nunknown, cudaStream_t s, bool boxes_only = false,
+						 const unsigned long long *n_dev = nullptr);
 
 /*
  * The tests of candidate keys, wave after wave (a wave at most
  * unknown.n keys): the float filter (or the double one), double intervals
  * for its unknowns, intersecting keys appended to hits (grown when full),
  * the keys still undecided collected on the host for GMP
- * (join_gpu_tester.cu).
+ * (join_gpu_tester.cu). One host round trip per wave: both filters are
+ * queued at once, the second finding the first's count on the device.
  */
 struct exg_gpu_tester
 {
@@ -216,10 +224,14 @@ struct exg_gpu_tester
 	uint64_t	unknown_second = 0;
 	uint64_t	test_ns = 0;
 	uint64_t	refine_ns = 0;
+	cudaEvent_t refine_ev[2] = {nullptr, nullptr};	/* around the second filter */
 
 	exg_gpu_tester(const exg_gpu_side &a_, const exg_gpu_side &b_, int shift_,
 				   const exg_join_options *opt, uint64_t hits_cap, uint64_t wave_cap,
 				   exg_gpu_counts *pinned_counts, cudaStream_t s_);
+	~exg_gpu_tester();
+	exg_gpu_tester(const exg_gpu_tester &) = delete;
+	exg_gpu_tester &operator=(const exg_gpu_tester &) = delete;
 	void		test(const uint64_t *keys, uint64_t n);
 };
 

@@ -177,14 +177,18 @@ full_double(const test_side &A, exg_gprim PA, const test_side &B, exg_gprim PB)
 
 __global__ static void
 __launch_bounds__(256, EXG_TEST_MIN_BLOCKS)
-k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift,
-	   bool use_double, uint64_t *hits, uint64_t hits_cap, uint64_t *unknown,
-	   exg_gpu_counts *counts)
+k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n,
+	   const unsigned long long *n_dev, int key_shift, bool use_double, uint64_t *hits,
+	   uint64_t hits_cap, unsigned long long *nhits, uint64_t *unknown,
+	   unsigned long long *nunknown)
 {
 	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
 	int			r = EXG_RESULT_DISJOINT;
 	uint64_t	key = 0;
 
+	/* the keys an earlier kernel counted on the device (at most n) */
+	if (n_dev && *n_dev < n)
+		n = *n_dev;
 	if (i < n)
 	{
 		key = keys[i];
@@ -199,8 +203,8 @@ k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift
 		else if (use_double && (both & EXG_GPRIM_DOUBLE_OK))
 			r = full_double(A, c.PA, B, c.PB);
 	}
-	warp_append(r == EXG_RESULT_INTERSECTS, key, hits, hits_cap, &counts->hits);
-	warp_append(r == EXG_RESULT_UNKNOWN, key, unknown, n, &counts->unknown);
+	warp_append(r == EXG_RESULT_INTERSECTS, key, hits, hits_cap, nhits);
+	warp_append(r == EXG_RESULT_UNKNOWN, key, unknown, n, nunknown);
 }
 
 /* Box join: do the closed boxes (spanned by a primitive's vertices) meet?
@@ -208,7 +212,7 @@ k_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift
 __global__ static void
 __launch_bounds__(256, 4)
 k_box_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_shift,
-		   uint64_t *hits, uint64_t hits_cap, exg_gpu_counts *counts)
+		   uint64_t *hits, uint64_t hits_cap, unsigned long long *nhits)
 {
 	uint64_t	i = (uint64_t) blockIdx.x * blockDim.x + threadIdx.x;
 	bool		meet = false;
@@ -228,46 +232,45 @@ k_box_test(test_side A, test_side B, const uint64_t *keys, uint64_t n, int key_s
 			meet &= fmax(a0->c[k], a1->c[k]) >= fmin(b0->c[k], b1->c[k]) &&
 				fmax(b0->c[k], b1->c[k]) >= fmin(a0->c[k], a1->c[k]);
 	}
-	warp_append(meet, key, hits, hits_cap, &counts->hits);
+	warp_append(meet, key, hits, hits_cap, nhits);
 }
 
 void
 exg_gpu_test(const exg_gpu_side &a, const exg_gpu_side &b, const uint64_t *keys, uint64_t n,
 			 int key_shift, bool use_double, uint64_t *hits, uint64_t hits_cap,
-			 uint64_t *unknown, exg_gpu_counts *counts, cudaStream_t s, bool boxes_only)
+			 unsigned long long *nhits, uint64_t *unknown, unsigned long long *nunknown,
+			 cudaStream_t s, bool boxes_only, const unsigned long long *n_dev)
 {
 	test_side	A = {a.verts.p, a.prims.p, a.normals.p},
 				B = {b.verts.p, b.prims.p, b.normals.p};
+	unsigned	blocks = (unsigned) ((n + 255) / 256);
 
 	if (n == 0)
 		return;
 	if (boxes_only)
 	{
-		k_box_test<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift, hits,
-																hits_cap, counts);
+		/* every caller counts its keys on the host */
+		k_box_test<<<blocks, 256, 0, s>>>(A, B, keys, n, key_shift, hits, hits_cap, nhits);
 		EXG_CUDA(cudaGetLastError());
 		return;
 	}
-	if (!use_double)
+	if (!use_double && n_dev == nullptr)
 	{
-		/* prefilter, then the full test on the survivors only */
+		/*
+		 * Prefilter, then the full test on the survivors only, their count
+		 * read on the device (launched for all n: the blocks past it return)
+		 */
 		exg_dbuf<uint64_t> survivors(n);
 		exg_dbuf<unsigned long long> nsurv(1);
-		unsigned long long m = 0;
 
-		EXG_CUDA(cudaMemsetAsync(nsurv.p, 0, sizeof(m), s));
-		k_prefilter<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift,
-																 survivors.p, nsurv.p);
-		EXG_CUDA(cudaMemcpyAsync(&m, nsurv.p, sizeof(m), cudaMemcpyDeviceToHost, s));
-		EXG_CUDA(cudaStreamSynchronize(s));
-		if (m)
-			k_test<<<(unsigned) ((m + 255) / 256), 256, 0, s>>>(A, B, survivors.p, m, key_shift,
-																false, hits, hits_cap, unknown,
-																counts);
+		EXG_CUDA(cudaMemsetAsync(nsurv.p, 0, sizeof(unsigned long long), s));
+		k_prefilter<<<blocks, 256, 0, s>>>(A, B, keys, n, key_shift, survivors.p, nsurv.p);
+		k_test<<<blocks, 256, 0, s>>>(A, B, survivors.p, n, nsurv.p, key_shift, false, hits,
+									  hits_cap, nhits, unknown, nunknown);
 		EXG_CUDA(cudaGetLastError());
 		return;
 	}
-	k_test<<<(unsigned) ((n + 255) / 256), 256, 0, s>>>(A, B, keys, n, key_shift, use_double,
-														 hits, hits_cap, unknown, counts);
+	k_test<<<blocks, 256, 0, s>>>(A, B, keys, n, n_dev, key_shift, use_double, hits, hits_cap,
+								  nhits, unknown, nunknown);
 	EXG_CUDA(cudaGetLastError());
 }
