@@ -252,9 +252,7 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * pairs, in exactly the order, exg_batch_join_as(L, R, mode) gives.
  *
  * split_side: 0 cuts L, 1 cuts R, anything else the side with more
- * primitives, or in an intersects join on GPUs the other one when that
- * side is kept on the devices (each keeps it prepared whole, see
- * exg_gpu_kept_derived). Keep the side that is not cut on the devices
+ * primitives. Keep the side that is not cut on the devices
  * (exg_gpu_keep) and it is uploaded once per device, not once per join;
  * a cut side kept there is not uploaded either (each range is a slice of
  * it).

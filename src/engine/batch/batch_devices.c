@@ -13,7 +13,7 @@
  * (exg_gpu_keep) is not uploaded again for any range: a slice of kept
  * memory is served by the device's copy. The side every range joins whole
  * is staged once into page-locked memory, where it is not there already,
- * for every GPU to copy it from (the side cut, when the whole one is kept).
+ * for every GPU to copy it from.
  */
 #include "batch.h"
 
@@ -469,23 +469,9 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			break;
 	}
 
-	/*
-	 * The side cut in ranges: the one asked for; else the one with more
-	 * primitives, unless that side lives on the devices (the resident
-	 * bodies, kept: each device keeps them prepared, boxed and gridded,
-	 * exg_gpu_kept_derived) and the join is of primitives, when the other
-	 * one is cut, so that each device does its share of what is new.
-	 */
+	/* the side cut in ranges: the one asked for, else the one with more primitives */
 	if (split_side != 0 && split_side != 1)
-	{
-		const exg_batch *big = R->nprims > L->nprims ? R : L;
-
-		split_side = big == R ? 1 : 0;
-		if (road == ROAD_JOIN && devices[0] >= 0 &&
-			exg_gpu_kept_covers(big->xyz, sizeof(double) * 3 * big->nverts) &&
-			exg_gpu_kept_covers(big->tri, sizeof(uint32_t) * 3 * big->nprims))
-			split_side = 1 - split_side;
-	}
+		split_side = R->nprims > L->nprims ? 1 : 0;
 	S = split_side ? R : L;
 	/* a batch's rows are runs in order (batch.h): ranges of whole rows */
 	if (S->nprims < (size_t) k)
@@ -507,25 +493,18 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 	}
 	range_bounds(S, k, bound);
 	{
-		/*
-		 * The side every range joins whole, staged once for every GPU where
-		 * it pays; where that one is kept there (the resident bodies), the
-		 * side cut, whose vertices every range reads whole too.
-		 */
-		const exg_batch *W = split_side ? L : R,
-				   *C = S;
+		/* the whole side, staged once for every GPU where it pays */
+		const exg_batch *W = split_side ? L : R;
 
 		if (k > 1 && devices[0] >= 0 && pthread_mutex_trylock(&stage_lock) == 0)
 		{
 			stage_held = true;
 			if (stage_whole(W, &staged))
 				W = &staged;
-			else if (stage_whole(S, &staged))
-				C = &staged;
 		}
 		for (int c = 0; c < k; c++)
 		{
-			views[c] = k == 1 ? *C : slice_of(C, bound[c], bound[c + 1]);
+			views[c] = k == 1 ? *S : slice_of(S, bound[c], bound[c + 1]);
 			jobs[c].road = road;
 			jobs[c].L = split_side ? W : &views[c];
 			jobs[c].R = split_side ? &views[c] : W;
