@@ -5,7 +5,8 @@
 # with the GPU service (auto) and without it (off), and a join allowed 1 MB
 # of GPU memory (exactgpu.gpu_memory_limit): under exactgpu.device = auto
 # the join must finish with the pairs it gives on a free GPU and say where
-# it ran; under device = gpu fail with a clear error.
+# it ran; under device = gpu fail with a clear error. Then every device
+# allocation of a join refused (EXACTGPU_TEST_ALLOC_LIMIT), both ways.
 # Carried: .carry/pgbundle.tar.xz, .carry/gpu_hog (nvcc -O2 -o .carry/gpu_hog
 # bench/faults/gpu_hog.cu), demo/bin/minegen. Results: $OUT/faults.md.
 set -eu
@@ -50,6 +51,19 @@ for setting in auto off; do
 	pg_psql "-At -c 'SET exactgpu.probe_join = off' -c \"SELECT 'GPU free again: ' || ($q)\"" 2>&1 | tee -a "$report"
 	pg_psql "-At -c 'SELECT * FROM exactgpu_gpu_service'" 2>&1 | sed 's/^/service: /' | tee -a "$report"
 	grep -E 'exactgpu|ERROR|FATAL|WARNING' "$work/pg.log" | tail -8 | tee -a "$report"
+	echo '```' >> "$report"
+	pg_cluster_stop
+done
+# every device allocation of a join refused (the engine's fault injection,
+# EXACTGPU_TEST_ALLOC_LIMIT): the join halves as far as it goes, then runs
+# on the CPU, in the GPU service (its redo) and in a backend
+for setting in auto off; do
+	pg_cluster_start -e OMP_WAIT_POLICY=passive -e EXACTGPU_TEST_ALLOC_LIMIT=4096 "$opts -c exactgpu.gpu_service=$setting"
+	echo "## every join allocation refused (EXACTGPU_TEST_ALLOC_LIMIT=4096), exactgpu.gpu_service = $setting" >> "$report"
+	echo '```' >> "$report"
+	pg_psql "-At -c 'SET exactgpu.probe_join = off' -c 'SET exactgpu.progress = on' -c \"SELECT 'allocations refused: ' || ($q)\"" 2>&1 | tee -a "$report"
+	pg_psql "-At -c 'SET exactgpu.probe_join = off' -c 'SET exactgpu.device = gpu' -c \"SELECT 'allocations refused, device = gpu: ' || ($q)\"" 2>&1 | tee -a "$report"
+	pg_psql "-At -c 'SELECT * FROM exactgpu_gpu_service'" 2>&1 | sed 's/^/service: /' | tee -a "$report"
 	echo '```' >> "$report"
 	pg_cluster_stop
 done
