@@ -859,6 +859,102 @@ test_devices(const inputs *in, const rows *ref, int ndev)
 	pool_empty("after the joins over devices");
 }
 
+/*
+ * A kept layer of flat triangles (z = 0) joined by the box join against
+ * segments in its plane (two axes), then against segments leaving it
+ * (three), then in the plane again: the blocks kept with the layer are per
+ * axis count, some segments lie wholly or partly outside the layer's
+ * bounds (the kept grid's domain), and every join gives the pairs of the
+ * same join with nothing kept.
+ */
+static void
+test_keep_flat(void)
+{
+	exg_batch	layer,
+				kl,
+				segs[2];
+	test_rng	rng = {seed + 11};
+	exg_join_options opt;
+	exg_gpu_keep_stats k0,
+				k1;
+	size_t		size;
+	void	   *block;
+	const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+	static const uint32_t seg_tri[3] = {0, 1, 1};
+
+	exg_batch_init(&layer, 3, EXG_NONPLANAR_ERROR);
+	for (int i = 0; i < 40; i++)
+		for (int j = 0; j < 40; j++)
+		{
+			/* a unit square in two triangles, a row of its own */
+			double		xyz[12] = {i, j, 0, i + 1, j, 0, i + 1, j + 1, 0, i, j + 1, 0};
+			exg_flat_row row = {xyz, tri, 4, 2, 0, 3};
+			exg_error	err = {0};
+
+			CHECK(exg_batch_append_flat(&layer, &row, 1, 1, &err) == EXG_OK, "%s", err.message);
+		}
+	for (int k = 0; k < 2; k++)
+	{
+		exg_batch_init(&segs[k], 3, EXG_NONPLANAR_ERROR);
+		for (int i = 0; i < 300; i++)
+		{
+			double		xyz[6];
+			exg_flat_row row = {xyz, seg_tri, 2, 1, 0, 3};
+			exg_error	err = {0};
+
+			/*
+			 * Short (as the layer's triangles: its own grid fits them), over
+			 * the layer and beyond it; steep ones cross z = 0 or stop short
+			 */
+			xyz[0] = coord(&rng, -10, 50);
+			xyz[1] = coord(&rng, -10, 50);
+			xyz[3] = xyz[0] + coord(&rng, -2, 2);
+			xyz[4] = xyz[1] + coord(&rng, -2, 2);
+			xyz[2] = k ? coord(&rng, -3, 3) : 0;
+			xyz[5] = k ? coord(&rng, -3, 3) : 0;
+			CHECK(exg_batch_append_flat(&segs[k], &row, 1, 1, &err) == EXG_OK, "%s", err.message);
+		}
+	}
+	block = pack_bodies(&layer, &kl, &size);
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_GPU;
+	opt.cull = EXG_CULL_BOX_JOIN;
+	CHECK(exg_gpu_keep(block, size, 77), "the layer kept");
+	exg_gpu_keep_info(0, &k0);
+	for (int round = 0; round < 4; round++)
+	{
+		exg_batch  *seg = &segs[round % 2 == 1];
+		rows		want = {0},
+					got = {0};
+		exg_error	err = {0};
+
+		CHECK(exg_batch_join_as(seg, &layer, EXG_BATCH_INTERSECTS, &opt, &want.p, &want.n, NULL,
+								&err) == EXG_OK, "%s", err.message);
+		CHECK(exg_batch_join_as(seg, &kl, EXG_BATCH_INTERSECTS, &opt, &got.p, &got.n, NULL,
+								&err) == EXG_OK, "%s", err.message);
+		CHECK(want.n > 0 && same_rows(&got, &want), "flat layer kept, round %d (%s): %zu pairs, "
+			  "not kept %zu", round, round % 2 ? "3 axes" : "2 axes", got.n, want.n);
+		free(want.p);
+		free(got.p);
+	}
+	exg_gpu_keep_info(0, &k1);
+	/* the prepared records once; exact boxes and the kept grid once per axis count */
+	CHECK(k1.derived_made >= k0.derived_made + 5 && k1.derived_hits > k0.derived_hits,
+		  "flat and steep joins made their own kept blocks (%llu made, %llu reused)",
+		  (unsigned long long) (k1.derived_made - k0.derived_made),
+		  (unsigned long long) (k1.derived_hits - k0.derived_hits));
+	printf("ok   keep: a flat layer kept, joined in its plane and across it: same pairs, "
+		   "%llu blocks made, %llu reused\n",
+		   (unsigned long long) (k1.derived_made - k0.derived_made),
+		   (unsigned long long) (k1.derived_hits - k0.derived_hits));
+	exg_gpu_keep_forget(77);
+	exg_batch_free(&kl);
+	free(block);
+	exg_batch_free(&layer);
+	exg_batch_free(&segs[0]);
+	exg_batch_free(&segs[1]);
+}
+
 /* ------------------------------------------------------------- --bench ---- */
 
 /*
@@ -1158,6 +1254,7 @@ main(int argc, char **argv)
 			test_threads(&in, ref, 4, ndev, false);
 			test_threads(&in, ref, 4, ndev, true);
 			test_keep(&in, ref);
+			test_keep_flat();
 			test_devices(&in, ref, ndev);
 			pool_empty("at the end");
 			if (timings)

@@ -50,7 +50,8 @@ extern "C" {
 typedef struct exg_box_grid
 {
 	exg_grid	g;				/* origin = the domain's low corner */
-	double		domain[6];		/* 2 * naxes: the intersection of both sides' bounds */
+	double		domain[6];		/* 2 * naxes: the intersection of both sides' bounds,
+								 * or any box holding it (a kept side's own bounds) */
 	int			naxes;
 } exg_box_grid;
 
@@ -88,8 +89,8 @@ exg_box_meets(const double *a, const double *b, int naxes)
 /*
  * The cells a box is entered in, per axis: [lo[k], hi[k]] (unused axes 0).
  * False for a box outside the domain: it meets no box of the other side
- * (the domain is the intersection of both sides' bounds), so it is entered
- * nowhere.
+ * (the domain holds the intersection of both sides' bounds, where every
+ * meeting pair's reference point lies), so it is entered nowhere.
  */
 EXG_HD bool
 exg_box_cells(const exg_box_grid *bg, const double *box, int32_t *lo, int32_t *hi)

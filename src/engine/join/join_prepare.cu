@@ -239,7 +239,8 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 bool
 exg_gpu_side_keep_key(const exg_gpu_side &side, int kind, int variant, uint64_t key[4])
 {
-	if (!side.may_keep || side.xyz.kept == nullptr || side.vidx.kept == nullptr ||
+	/* both arrays in one kept copy: a block lives and dies with the copy it hangs on */
+	if (!side.may_keep || side.xyz.kept == nullptr || side.vidx.kept != side.xyz.kept ||
 		side.nverts == 0 || side.nprims == 0)
 		return false;
 	key[0] = (uint64_t) kind << 32 | (uint64_t) variant << 8 | (uint64_t) side.arity;

@@ -502,7 +502,8 @@ exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, cudaStream
 			{
 				if (!x.ready || (make && x.bytes != *bytes))
 					return nullptr;		/* another join is making it: make one's own */
-				EXG_CUDA(cudaStreamWaitEvent(s, x.made));
+				if (x.made)
+					EXG_CUDA(cudaStreamWaitEvent(s, x.made));
 				devs[d].derived_hits++;
 				*bytes = x.bytes;
 				return x.p;
@@ -538,7 +539,6 @@ exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, cudaStream
 				return nullptr;
 			}
 			c->derived[i].p = (char *) p;
-			devs[d].derived_made++;
 			*make = true;
 			return p;
 		}
@@ -562,17 +562,28 @@ exg_gpu_kept_derived_done(void *ref, void *p, cudaStream_t s, bool ok)
 
 		if (x.p != p)
 			continue;
-		if (ok && cudaEventCreateWithFlags(&x.made, cudaEventDisableTiming) == cudaSuccess &&
-			cudaEventRecord(x.made, s) == cudaSuccess)
+		if (ok)
 		{
+			/*
+			 * Ready for later joins from the event; with no event, once the
+			 * maker's stream is done (never freed here: the maker is still
+			 * reading it)
+			 */
+			if (cudaEventCreateWithFlags(&x.made, cudaEventDisableTiming) != cudaSuccess ||
+				cudaEventRecord(x.made, s) != cudaSuccess)
+			{
+				(void) cudaGetLastError();
+				if (x.made)
+					(void) cudaEventDestroy(x.made);
+				x.made = nullptr;
+				(void) cudaStreamSynchronize(s);
+			}
 			x.ready = true;
+			devs[c->device].derived_made++;
 			return;
 		}
-		(void) cudaGetLastError();
-		/* not made after all: the kernels queued on it done, then freed */
+		/* not made after all (its maker failed): its kernels done, then freed */
 		(void) cudaStreamSynchronize(s);
-		if (x.made)
-			(void) cudaEventDestroy(x.made);
 		(void) cudaFree(x.p);
 		devs[c->device].bytes -= x.bytes;
 		devs[c->device].pinned -= x.bytes;
@@ -708,6 +719,8 @@ exg_gpu_keep_info(int device, exg_gpu_keep_stats *out)
 	out->derived_hits = k.derived_hits;
 	for (auto &kv : live)
 		out->derived_bytes += kv.second->copy[device].derived_bytes;
+	for (keep_range *r : dead)
+		out->derived_bytes += r->copy[device].derived_bytes;
 	out->budget = budget_given || k.total ? budget_of(device) : 0;
 	out->ranges = live.size();
 	return true;

@@ -85,7 +85,19 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 void
 exg_gpu_room_check()
 {
+	/*
+	 * What joins may have, and what this process's other joins on the
+	 * device hold now (theirs comes back when they end: two lanes of the
+	 * GPU service, two ranges of a split on one device)
+	 */
 	size_t		room = exg_gpu_budget(0);
+	cudaMemPool_t pool;
+	uint64_t	used = 0;
+
+	if (cudaDeviceGetDefaultMemPool(&pool, exg_gpu_context_get()->device) == cudaSuccess &&
+		cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess)
+		room += (size_t) used;
+	(void) cudaGetLastError();
 
 	if (room < EXG_GPU_ROOM_MIN)
 	{

@@ -307,9 +307,10 @@ size_t		exg_gpu_budget(size_t limit);
 
 /*
  * Throw EXG_ERR_DEVICE_MEMORY when the device itself (whatever the caller's
- * limit) has less than EXG_GPU_ROOM_MIN bytes for joins: its memory is held
- * by another process, and halving a join would only repeat the failure, on
- * grids made coarse to fit (seconds, where the CPU takes milliseconds).
+ * limit) has less than EXG_GPU_ROOM_MIN bytes for joins, counting what this
+ * process's joins hold there now: its memory is held by another process,
+ * and halving a join would only repeat the failure, on grids made coarse to
+ * fit (seconds, where the CPU takes milliseconds).
  */
 #define EXG_GPU_ROOM_MIN ((size_t) 64 << 20)
 void		exg_gpu_room_check();
