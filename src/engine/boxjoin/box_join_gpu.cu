@@ -198,22 +198,35 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 	exg_box_work work;
 	uint64_t	t;
 
-	if (side[0].n == 0 || side[1].n == 0)
+	if (side[0].n == 0 || side[1].n == 0 ||
+		!exg_box_grid_choose(&bg, naxes, &sum[0], side[0].n, &sum[1], side[1].n,
+							 EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
 		return;
-	if (kg && kg->start)
-		bg = kg->bg;
-	else if (kg)
+	if (kg)
 	{
 		/* the kept side's own grid: the same in every join against it */
+		exg_box_grid own;
 		const exg_box_summary *k = &sum[kg->side];
 		uint32_t	n = side[kg->side].n;
+		bool		fits = kg->start != nullptr;
 
-		if (!exg_box_grid_choose(&bg, naxes, k, n, k, n, EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
-			return;
+		if (kg->start)
+			own = kg->bg;
+		else
+			fits = exg_box_grid_choose(&own, naxes, k, n, k, n, EXG_BOX_OCCUPANCY_GPU,
+									   opt->grid_cells);
+		/*
+		 * ... unless the other side's boxes would make the joint grid much
+		 * coarser (larger boxes): entered in the kept grid's finer cells,
+		 * each would take many
+		 */
+		for (int a = 0; a < naxes && fits; a++)
+			fits = bg.g.inv_cell[a] == 0 || own.g.inv_cell[a] <= 2 * bg.g.inv_cell[a];
+		if (fits)
+			bg = own;
+		else
+			kg = nullptr;
 	}
-	else if (!exg_box_grid_choose(&bg, naxes, &sum[0], side[0].n, &sum[1], side[1].n,
-								  EXG_BOX_OCCUPANCY_GPU, opt->grid_cells))
-		return;
 	exg_gpu_check_cancel();
 
 	/* ---- grid per side (a kept one lent), work items ---- */

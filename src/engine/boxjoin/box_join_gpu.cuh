@@ -157,8 +157,9 @@ struct exg_box_consumer
  * from that side alone, its bounds the domain (a box of the other side
  * outside them meets none of its boxes; the reference-point rule holds on
  * any domain holding both sides' common bounds), so that it serves every
- * join against it. start NULL: the join builds it and hands it to keep
- * before it reads it.
+ * join against it, unless the other side's boxes would want much coarser
+ * cells. start NULL: the join builds it and hands it to keep before it
+ * reads it.
  */
 struct exg_box_kept_grid
 {
