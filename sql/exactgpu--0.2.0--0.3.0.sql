@@ -724,3 +724,18 @@ COMMENT ON AGGREGATE ST_ExactBatch(uuid, geometry) IS
 	'Pack (id, geometry) rows with uuid ids into an exactgpu_batch; join it with the forms that take the ids'' types (NULL::uuid).';
 COMMENT ON FUNCTION exactgpu_last_join_skipped() IS
 	'The rows the last batch join of this backend left out under exactgpu.invalid_rows = ''skip'': side, id (as text; NULL for a NULL id) and the reason.';
+
+-- ---- the GPU service's view of the bodies kept prepared on its GPUs ----
+
+DROP FUNCTION exactgpu_gpu_service_devices();
+CREATE FUNCTION exactgpu_gpu_service_devices(
+	OUT device integer, OUT name text, OUT pool_in_use_bytes bigint,
+	OUT pool_reserved_bytes bigint, OUT free_bytes bigint, OUT joins bigint,
+	OUT kept_bytes bigint, OUT keep_hits bigint, OUT keep_misses bigint,
+	OUT keep_bytes_saved bigint, OUT keep_evictions bigint,
+	OUT kept_prepared_bytes bigint, OUT prepared_made bigint, OUT prepared_reused bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'exactgpu_gpu_service_devices'
+	LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION exactgpu_gpu_service_devices() IS
+'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, the joins it ran, and the device copies of resident bodies kept there (bytes, uploads they served and did not, bytes not uploaded thanks to them, evictions); of the bytes kept, those the joins prepared from the bodies and keep with them (classified primitives, exact boxes, the box join''s grid), and how many such blocks were made and reused';

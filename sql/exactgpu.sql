@@ -986,7 +986,8 @@ CREATE FUNCTION exactgpu_gpu_service_devices(
 	OUT device integer, OUT name text, OUT pool_in_use_bytes bigint,
 	OUT pool_reserved_bytes bigint, OUT free_bytes bigint, OUT joins bigint,
 	OUT kept_bytes bigint, OUT keep_hits bigint, OUT keep_misses bigint,
-	OUT keep_bytes_saved bigint, OUT keep_evictions bigint)
+	OUT keep_bytes_saved bigint, OUT keep_evictions bigint,
+	OUT kept_prepared_bytes bigint, OUT prepared_made bigint, OUT prepared_reused bigint)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'exactgpu_gpu_service_devices'
 	LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -995,7 +996,7 @@ COMMENT ON FUNCTION exactgpu_gpu_service_stats() IS
 COMMENT ON VIEW exactgpu_gpu_service IS
 'One row: the GPU service that runs every backend''s GPU joins (exactgpu_gpu_service_stats())';
 COMMENT ON FUNCTION exactgpu_gpu_service_devices() IS
-'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, the joins it ran, and the device copies of resident bodies kept there (bytes, uploads they served and did not, bytes not uploaded thanks to them, evictions)';
+'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, the joins it ran, and the device copies of resident bodies kept there (bytes, uploads they served and did not, bytes not uploaded thanks to them, evictions); of the bytes kept, those the joins prepared from the bodies and keep with them (classified primitives, exact boxes, the box join''s grid), and how many such blocks were made and reused';
 -- ---- Ids of any type and invalid rows in the batch functions (issue 30) ----
 
 -- Every batch function has a form whose last two arguments are values of the

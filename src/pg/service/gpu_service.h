@@ -125,6 +125,10 @@ typedef struct ExactgpuServiceDevice
 	uint64		keep_misses;
 	uint64		keep_bytes_saved;
 	uint64		keep_evictions;
+	/* of kept_bytes, what joins prepared from the bodies (exg_gpu_kept_derived) */
+	uint64		kept_prepared_bytes;
+	uint64		prepared_made;
+	uint64		prepared_reused;
 } ExactgpuServiceDevice;
 
 #define EXACTGPU_SERVICE_MAX_DEVICES 16

@@ -275,6 +275,9 @@ publish_keep(int device)
 	d->keep_misses = ks.misses;
 	d->keep_bytes_saved = ks.bytes_saved;
 	d->keep_evictions = ks.evictions;
+	d->kept_prepared_bytes = ks.derived_bytes;
+	d->prepared_made = ks.derived_made;
+	d->prepared_reused = ks.derived_hits;
 	SpinLockRelease(&s->mutex);
 }
 

@@ -59,8 +59,8 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 	for (int d = 0; d < info.ndevices && d < EXACTGPU_SERVICE_MAX_DEVICES; d++)
 	{
 		const ExactgpuServiceDevice *dev = &info.dev[d];
-		Datum		v[11];
-		bool		n[11] = {0};
+		Datum		v[14];
+		bool		n[14] = {0};
 
 		v[0] = Int32GetDatum(d);
 		v[1] = CStringGetTextDatum(dev->name);
@@ -73,6 +73,9 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 		v[8] = Int64GetDatum((int64) dev->keep_misses);
 		v[9] = Int64GetDatum((int64) dev->keep_bytes_saved);
 		v[10] = Int64GetDatum((int64) dev->keep_evictions);
+		v[11] = Int64GetDatum((int64) dev->kept_prepared_bytes);
+		v[12] = Int64GetDatum((int64) dev->prepared_made);
+		v[13] = Int64GetDatum((int64) dev->prepared_reused);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
 	}
 	return (Datum) 0;
