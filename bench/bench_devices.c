@@ -86,15 +86,6 @@ typedef struct run_result
 	size_t		npairs;
 } run_result;
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* reps joins over devices[0 .. k) cutting split_side; pairs checked against ref. */
 static run_result
 run(exg_batch *L, exg_batch *R, const int *devices, int k, int split_side, int reps,
@@ -126,8 +117,7 @@ run(exg_batch *L, exg_batch *R, const int *devices, int k, int split_side, int r
 		r.npairs = n;
 		free(rows);
 	}
-	qsort(ms, (size_t) reps, sizeof(double), cmp_double);
-	r.ms = ms[reps / 2];
+	r.ms = median_sorted(ms, (size_t) reps);
 	return r;
 }
 

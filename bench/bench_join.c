@@ -90,15 +90,6 @@ subset(owned_set *o, const exg_prim_set *S, uint32_t stride)
 			   sizeof(uint32_t) * S->arity);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 static void
 print_stats(const char *label, const exg_join_stats *st, size_t npairs)
 {
@@ -469,8 +460,11 @@ run_dataset(const char *name, const exg_prim_set *A, const exg_prim_set *B, int 
 		}
 		exg_join_pairs_free(p);
 	}
-	qsort(times, r, sizeof(double), cmp_double);
-	printf("\nwarm GPU runs: %d, best %.3f ms, median %.3f ms\n", r, times[0], times[r / 2]);
+	{
+		double		median = median_sorted(times, (size_t) r);
+
+		printf("\nwarm GPU runs: %d, best %.3f ms, median %.3f ms\n", r, times[0], median);
+	}
 	print_stats("GPU, float intervals, reference-cell rule (best run)", &best, ngpu);
 
 	o.filter = EXG_FILTER_DOUBLE;

@@ -46,6 +46,22 @@ now_seconds(void)
 	return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+double
+median_sorted(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return v[n / 2];
+}
+
 int
 test_summary(const char *name)
 {

@@ -47,6 +47,9 @@ rng_below(test_rng *r, uint64_t n)
 /* Seconds on the monotonic clock. */
 double		now_seconds(void);
 
+/* The median of v[0 .. n) (n > 0), v sorted in place: the benches' timings. */
+double		median_sorted(double *v, size_t n);
+
 /* Failures counted by CHECK and FAIL (and by tests that count their own kinds). */
 extern long test_failures;
 

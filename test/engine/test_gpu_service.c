@@ -968,15 +968,6 @@ test_keep_flat(void)
 #define BENCH_CLIENT_HOLES 500
 #define BENCH_CLIENT_JOINS 4
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Median wall time of BENCH_REPS joins over devices (k < 1: exg_batch_join_as); same pairs. */
 static double
 bench_join(exg_batch *L, exg_batch *R, const int *devices, int k, int split,
@@ -1003,8 +994,7 @@ bench_join(exg_batch *L, exg_batch *R, const int *devices, int k, int split,
 			FAIL("bench %s: %zu pairs, one device %zu", what, got.n, ref->n);
 		free(got.p);
 	}
-	qsort(ms, BENCH_REPS, sizeof(double), cmp_double);
-	return ms[BENCH_REPS / 2];
+	return median_sorted(ms, BENCH_REPS);
 }
 
 typedef struct client_job
