@@ -155,26 +155,33 @@ exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &
  */
 struct kept_box_grid : exg_box_kept_grid
 {
+	/* the block's header */
+	struct head
+	{
+		exg_box_grid bg;
+		uint64_t	entries;
+	};
+	static_assert(sizeof(head) <= SUMMARY_BYTES, "a grid's header fits");
+
 	void	   *ref = nullptr;
 	uint64_t	key[4];
 	exg_gpu_derived found;
 
-	static size_t starts_bytes(const exg_box_grid &bg)
+	static size_t ncells(const exg_box_grid &g)
 	{
-		size_t		ncells = (size_t) bg.g.dims[0] * bg.g.dims[1] * bg.g.dims[2];
+		return (size_t) g.g.dims[0] * g.g.dims[1] * g.g.dims[2];
+	}
 
-		return (sizeof(uint32_t) * (ncells + 1) + 255) / 256 * 256;
+	/* where the entries start: after the header and the cell starts, 256-aligned */
+	static size_t items_at(const exg_box_grid &g)
+	{
+		return SUMMARY_BYTES + (sizeof(uint32_t) * (ncells(g) + 1) + 255) / 256 * 256;
 	}
 
 	/* the side's kept grid, or none yet (keep will make it); false: not kept */
 	bool		find(const exg_gpu_side &gs, int which, int naxes, cudaStream_t s)
 	{
-		struct
-		{
-			exg_box_grid bg;
-			uint64_t	entries;
-		}			head;
-		static_assert(sizeof(head) <= SUMMARY_BYTES, "a grid's header fits");
+		head		h;
 
 		if (!exg_gpu_side_keep_key(gs, EXG_KEPT_BOX_GRID, naxes, key))
 			return false;
@@ -182,36 +189,30 @@ struct kept_box_grid : exg_box_kept_grid
 		ref = gs.xyz.kept;
 		if (found.lookup(ref, key, s))
 		{
-			EXG_CUDA(cudaMemcpyAsync(&head, found.p, sizeof(head), cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaMemcpyAsync(&h, found.p, sizeof(h), cudaMemcpyDeviceToHost, s));
 			EXG_CUDA(cudaStreamSynchronize(s));
-			bg = head.bg;
-			entries = head.entries;
+			bg = h.bg;
+			entries = h.entries;
 			start = (const uint32_t *) (found.p + SUMMARY_BYTES);
-			items = (const uint32_t *) (found.p + SUMMARY_BYTES + starts_bytes(bg));
+			items = (const uint32_t *) (found.p + items_at(bg));
 		}
 		return true;
 	}
 
 	void		keep(const exg_box_grid &g, const exg_box_side_d &d, cudaStream_t s) override
 	{
-		size_t		sb = starts_bytes(g),
-					ncells = (size_t) g.g.dims[0] * g.g.dims[1] * g.g.dims[2];
 		exg_gpu_derived made;
-		struct
-		{
-			exg_box_grid bg;
-			uint64_t	entries;
-		}			head = {g, d.entries};
+		head		h = {g, d.entries};
 
-		if (!made.find(ref, key, SUMMARY_BYTES + sb + sizeof(uint32_t) * d.entries, s) || !made.make)
+		if (!made.find(ref, key, items_at(g) + sizeof(uint32_t) * d.entries, s) || !made.make)
 			return;
 		/* pageable: copied out before the call returns */
-		EXG_CUDA(cudaMemcpyAsync(made.p, &head, sizeof(head), cudaMemcpyHostToDevice, s));
-		EXG_CUDA(cudaMemcpyAsync(made.p + SUMMARY_BYTES, d.start.p, sizeof(uint32_t) * (ncells + 1),
-								 cudaMemcpyDeviceToDevice, s));
+		EXG_CUDA(cudaMemcpyAsync(made.p, &h, sizeof(h), cudaMemcpyHostToDevice, s));
+		EXG_CUDA(cudaMemcpyAsync(made.p + SUMMARY_BYTES, d.start.p,
+								 sizeof(uint32_t) * (ncells(g) + 1), cudaMemcpyDeviceToDevice, s));
 		if (d.entries)
-			EXG_CUDA(cudaMemcpyAsync(made.p + SUMMARY_BYTES + sb, d.items.p,
-									 sizeof(uint32_t) * d.entries, cudaMemcpyDeviceToDevice, s));
+			EXG_CUDA(cudaMemcpyAsync(made.p + items_at(g), d.items.p, sizeof(uint32_t) * d.entries,
+									 cudaMemcpyDeviceToDevice, s));
 		made.done();
 	}
 };

@@ -82,6 +82,21 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 	}
 }
 
+/* The device pool's memory: held from the driver, and of it in use by live allocations. */
+static void
+pool_bytes(int device, uint64_t *reserved, uint64_t *used)
+{
+	cudaMemPool_t pool;
+
+	*reserved = *used = 0;
+	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+	{
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, reserved);
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, used);
+	}
+	(void) cudaGetLastError();
+}
+
 void
 exg_gpu_room_check()
 {
@@ -90,14 +105,12 @@ exg_gpu_room_check()
 	 * device hold now (theirs comes back when they end: two lanes of the
 	 * GPU service, two ranges of a split on one device)
 	 */
-	size_t		room = exg_gpu_budget(0);
-	cudaMemPool_t pool;
-	uint64_t	used = 0;
+	uint64_t	reserved,
+				used;
 
-	if (cudaDeviceGetDefaultMemPool(&pool, exg_gpu_context_get()->device) == cudaSuccess &&
-		cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess)
-		room += (size_t) used;
-	(void) cudaGetLastError();
+	pool_bytes(exg_gpu_context_get()->device, &reserved, &used);
+
+	size_t		room = exg_gpu_budget(0) + (size_t) used;
 
 	if (room < EXG_GPU_ROOM_MIN)
 	{
@@ -129,18 +142,13 @@ exg_gpu_budget(size_t limit)
 
 	EXG_CUDA(cudaMemGetInfo(&free_b, &total_b));
 	/* Memory parked in our pool counts as available to us. */
-	cudaMemPool_t pool;
-	size_t		parked = 0;
+	uint64_t	reserved,
+				used;
 
-	if (cudaDeviceGetDefaultMemPool(&pool, c->device) == cudaSuccess)
-	{
-		uint64_t	reserved = 0,
-					used = 0;
+	pool_bytes(c->device, &reserved, &used);
 
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
-		parked = reserved > used ? (size_t) (reserved - used) : 0;
-	}
+	size_t		parked = reserved > used ? (size_t) (reserved - used) : 0;
+
 	/* and so do kept copies no join uses: an allocation that fails evicts them */
 	size_t		avail = (size_t) ((free_b + parked + exg_gpu_kept_evictable(c->device)) * 0.8);
 

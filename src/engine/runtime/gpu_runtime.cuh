@@ -197,11 +197,11 @@ struct exg_gpu_derived
 	char	   *p = nullptr;
 	bool		make = false;
 	cudaStream_t s = nullptr;
+	size_t		bytes = 0;
 
 	exg_gpu_derived() = default;
 	exg_gpu_derived(const exg_gpu_derived &) = delete;
 	exg_gpu_derived &operator=(const exg_gpu_derived &) = delete;
-	size_t		bytes = 0;
 
 	/* the block of key on ref's copy, found or to make (of n bytes); false: none */
 	bool		find(void *kept_ref, const uint64_t key[4], size_t n, cudaStream_t on)
