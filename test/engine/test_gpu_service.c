@@ -860,6 +860,62 @@ test_devices(const inputs *in, const rows *ref, int ndev)
 }
 
 /*
+ * Ranges of a side whose vertices are not in its rows' order (the holes'
+ * vertex array reversed: the first rows read the last vertices, and one
+ * row more reads the first and the last): each range's GPU copies the
+ * vertices its indices name (exg_prim_set's slice), found from the
+ * indices, not from where its rows would lie. Same pairs as unsplit.
+ */
+static void
+test_slice_vertices(const inputs *in)
+{
+	exg_batch	h;
+	exg_join_options opt;
+	rows		ref = {0};
+	exg_error	err = {0};
+	const int	dev0[3] = {0, 0, 0};
+	uint32_t	last;
+
+	make_holes(&h, seed + 1);
+	last = (uint32_t) h.nverts - 1;
+	for (size_t v = 0; v < h.nverts / 2; v++)
+		for (int k = 0; k < 3; k++)
+		{
+			double		t = h.xyz[3 * v + k];
+
+			h.xyz[3 * v + k] = h.xyz[3 * (last - v) + k];
+			h.xyz[3 * (last - v) + k] = t;
+		}
+	for (size_t i = 0; i < 3 * h.nprims; i++)
+		h.tri[i] = last - h.tri[i];
+	/* the last row's last segment from the first vertex to the last */
+	h.tri[3 * (h.nprims - 1)] = 0;
+	h.tri[3 * (h.nprims - 1) + 1] = h.tri[3 * (h.nprims - 1) + 2] = last;
+
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_GPU;
+	CHECK(exg_batch_join_as(&h, in->bodies, EXG_BATCH_INTERSECTS, &opt, &ref.p, &ref.n, NULL,
+							&err) == EXG_OK, "%s", err.message);
+	for (int k = 2; k <= 3; k++)
+		for (int cull = 0; cull < 2; cull++)
+		{
+			rows		got = {0};
+
+			opt.cull = cull ? EXG_CULL_BOX_JOIN : EXG_CULL_AUTO;
+			if (exg_batch_join_devices(&h, in->bodies, EXG_BATCH_INTERSECTS, dev0, k, 0, &opt,
+									   &got.p, &got.n, NULL, NULL, &err) != EXG_OK)
+				FAIL("reversed vertices, %d ranges: %s", k, err.message);
+			else
+				CHECK(same_rows(&got, &ref), "reversed vertices, %d ranges, cull %d: %zu pairs, unsplit %zu",
+					  k, cull, got.n, ref.n);
+			free(got.p);
+		}
+	printf("ok   ranges of holes with their vertices reversed: %zu pairs\n", ref.n);
+	free(ref.p);
+	exg_batch_free(&h);
+}
+
+/*
  * A kept layer of flat triangles (z = 0) joined by the box join against
  * segments in its plane (two axes), then against segments leaving it
  * (three), then in the plane again: the blocks kept with the layer are per
@@ -1245,6 +1301,7 @@ main(int argc, char **argv)
 			test_threads(&in, ref, 4, ndev, true);
 			test_keep(&in, ref);
 			test_keep_flat();
+			test_slice_vertices(&in);
 			test_devices(&in, ref, ndev);
 			pool_empty("at the end");
 			if (timings)

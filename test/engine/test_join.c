@@ -600,8 +600,8 @@ main(int argc, char **argv)
 		static const double xyz_a[] = {0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1},
 					xyz_b[] = {0, 2, 0, 1, 3, 1, 2, 0, 0, 3, 1, 1};
 		static const uint32_t seg[] = {0, 1, 2, 3};
-		exg_prim_set sa = {xyz_a, 4, seg, 2, 2},
-					sb = {xyz_b, 4, seg, 2, 2};
+		exg_prim_set sa = {xyz_a, 4, seg, 2, 2, 0},
+					sb = {xyz_b, 4, seg, 2, 2, 0};
 
 		run_case("boxes in shared cells, none meet", &sa, &sb);
 	}
@@ -610,8 +610,8 @@ main(int argc, char **argv)
 	{
 		static const double xyz[] = {0, 0, 0, 1, 1, 1, NAN, 0, 0, 1, 0, 0};
 		static const uint32_t seg[] = {0, 1, 2, 3};
-		exg_prim_set good = {xyz, 2, seg, 1, 2},
-					bad = {xyz, 4, seg + 2, 1, 2};
+		exg_prim_set good = {xyz, 2, seg, 1, 2, 0},
+					bad = {xyz, 4, seg + 2, 1, 2, 0};
 		exg_join_options opt;
 		exg_pair   *p = NULL;
 		size_t		n = 0;
@@ -647,7 +647,7 @@ main(int argc, char **argv)
 		uint32_t   *seg = malloc(2 * ns * sizeof(uint32_t));
 		static const double one[] = {0, 0, 0, 1, 1, 1};
 		static const uint32_t pair[] = {0, 1};
-		exg_prim_set good = {one, 2, pair, 1, 2},
+		exg_prim_set good = {one, 2, pair, 1, 2, 0},
 					bad;
 		exg_join_options opt;
 		exg_pair   *p = NULL;
@@ -662,7 +662,7 @@ main(int argc, char **argv)
 		}
 		seg[2 * (ns - 7) + 1] = (uint32_t) ns + 5;	/* the first bad index */
 		seg[2 * (ns - 3)] = (uint32_t) ns + 9;
-		bad = (exg_prim_set) {xyz, (uint32_t) ns + 1, seg, (uint32_t) ns, 2};
+		bad = (exg_prim_set) {xyz, (uint32_t) ns + 1, seg, (uint32_t) ns, 2, 0};
 		exg_join_options_default(&opt);
 		for (int d = 0; d < 2; d++)
 		{

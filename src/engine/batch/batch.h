@@ -51,6 +51,8 @@ typedef struct exg_batch
 	const uint32_t *order;		/* set by the caller, or NULL: per row, its place
 								 * in the order of the results (rows with the same
 								 * place are one row there); not owned */
+	bool		slice;			/* a view of a range of another batch's rows
+								 * (exg_prim_set's slice) */
 	bool		borrowed;		/* xyz, tri and owner are the caller's
 								 * (exg_batch_borrow) */
 } exg_batch;
@@ -252,7 +254,9 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * pairs, in exactly the order, exg_batch_join_as(L, R, mode) gives.
  *
  * split_side: 0 cuts L, 1 cuts R, anything else the side with more
- * primitives. Keep the side that is not cut on the devices
+ * primitives, or in an intersects join on GPUs the other one when that
+ * side is kept on the devices (each keeps it prepared whole, see
+ * exg_gpu_kept_derived). Keep the side that is not cut on the devices
  * (exg_gpu_keep) and it is uploaded once per device, not once per join;
  * a cut side kept there is not uploaded either (each range is a slice of
  * it).

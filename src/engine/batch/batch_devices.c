@@ -13,7 +13,7 @@
  * (exg_gpu_keep) is not uploaded again for any range: a slice of kept
  * memory is served by the device's copy. The side every range joins whole
  * is staged once into page-locked memory, where it is not there already,
- * for every GPU to copy it from.
+ * for every GPU to copy it from (the side cut, when the whole one is kept).
  */
 #include "batch.h"
 
@@ -27,6 +27,7 @@
 #include "gpu.h"
 #include "parallel.h"
 #include "stats.h"
+#include "trace.h"
 
 /* What the whole join runs, decided once as exg_batch_join_as decides it. */
 typedef enum join_road
@@ -42,6 +43,7 @@ typedef struct chunk_job
 	const exg_batch *L;
 	const exg_batch *R;
 	int			device;			/* < 0: the CPU */
+	bool		taken;			/* by a pool thread (under pool_lock) */
 	exg_join_options opt;
 	exg_cancel_source cancel;
 	uint64_t   *rows;
@@ -72,6 +74,7 @@ chunk_main(chunk_job *j)
 {
 	uint64_t	t0 = exg_now_ns();
 
+	exg_trace_mark("range: start");
 	exg_set_thread_cancel(j->cancel.fn, j->cancel.arg);
 	if (j->device >= 0)
 	{
@@ -89,6 +92,7 @@ chunk_main(chunk_job *j)
 	exg_set_thread_cancel(NULL, NULL);
 	/* the range's own time, start to end, whatever its join reported */
 	j->stats.total_ns = exg_now_ns() - t0;
+	exg_trace_mark("range: end");
 }
 
 /* The view of b's primitives [p0, p1): all else shared with b. */
@@ -104,6 +108,7 @@ slice_of(const exg_batch *b, size_t p0, size_t p1)
 	v.verts_cap = v.nverts;
 	v.solid_cap = b->solid_cap;
 	v.borrowed = true;			/* never freed or grown through the view */
+	v.slice = true;				/* the GPU copies the vertices it reads alone */
 	return v;
 }
 
@@ -308,7 +313,12 @@ device_names(const chunk_job *jobs, int k, char *out, size_t size)
  * join took 4.3 ms cut in two on threads started per join). Created with
  * every signal blocked: the host's handlers run on its own threads only.
  * Jobs wait in a queue; there are at least as many threads as jobs queued
- * or running (up to POOL_MAX), so the ranges of one join run at once.
+ * or running (up to POOL_MAX), so the ranges of one join run at once. A
+ * thread takes a job for the device it ran last where one waits: a thread
+ * that moves to another device binds another context, whose buffers may
+ * have to grow (pinned memory: a cudaHostAlloc, and a cudaFreeHost that
+ * waits for the whole device; 2-7 ms added to 1 join in 4 of the doubled
+ * mine's before this rule).
  */
 #define POOL_MAX 64
 
@@ -316,7 +326,7 @@ typedef struct job_batch
 {
 	chunk_job  *jobs;
 	int			k;
-	int			next;			/* first job not taken */
+	int			next;			/* jobs taken */
 	int			left;			/* jobs not finished */
 	pthread_cond_t done;
 	struct job_batch *queue_next;
@@ -331,12 +341,14 @@ static int	pool_idle;
 static void *
 pool_main(void *arg)
 {
+	int			last_device = INT32_MIN;	/* none yet */
+
 	(void) arg;
 	pthread_mutex_lock(&pool_lock);
 	for (;;)
 	{
 		job_batch  *b = queue_head;
-		chunk_job  *j;
+		chunk_job  *j = NULL;
 
 		while (b != NULL && b->next == b->k)
 			b = b->queue_next;
@@ -347,7 +359,16 @@ pool_main(void *arg)
 			pool_idle--;
 			continue;
 		}
-		j = &b->jobs[b->next++];
+		for (int c = 0; c < b->k; c++)
+			if (!b->jobs[c].taken && (j == NULL || b->jobs[c].device == last_device))
+			{
+				j = &b->jobs[c];
+				if (j->device == last_device)
+					break;
+			}
+		j->taken = true;
+		b->next++;
+		last_device = j->device;
 		pthread_mutex_unlock(&pool_lock);
 		chunk_main(j);
 		pthread_mutex_lock(&pool_lock);
@@ -441,6 +462,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 	uint64_t	t0 = exg_now_ns();
 	exg_status	st = EXG_OK;
 
+	exg_trace_mark("devices: start");
 	*rows_out = NULL;
 	*nrows_out = 0;
 	if (stats == NULL)
@@ -469,9 +491,23 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			break;
 	}
 
-	/* the side cut in ranges: the one asked for, else the one with more primitives */
+	/*
+	 * The side cut in ranges: the one asked for; else the one with more
+	 * primitives, unless that side lives on the devices (the resident
+	 * bodies, kept: each device keeps them prepared, boxed and gridded,
+	 * exg_gpu_kept_derived) and the join is of primitives, when the other
+	 * one is cut, so that each device does its share of what is new.
+	 */
 	if (split_side != 0 && split_side != 1)
-		split_side = R->nprims > L->nprims ? 1 : 0;
+	{
+		const exg_batch *big = R->nprims > L->nprims ? R : L;
+
+		split_side = big == R ? 1 : 0;
+		if (road == ROAD_JOIN && devices[0] >= 0 &&
+			exg_gpu_kept_covers(big->xyz, sizeof(double) * 3 * big->nverts) &&
+			exg_gpu_kept_covers(big->tri, sizeof(uint32_t) * 3 * big->nprims))
+			split_side = 1 - split_side;
+	}
 	S = split_side ? R : L;
 	/* a batch's rows are runs in order (batch.h): ranges of whole rows */
 	if (S->nprims < (size_t) k)
@@ -493,18 +529,26 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 	}
 	range_bounds(S, k, bound);
 	{
-		/* the whole side, staged once for every GPU where it pays */
-		const exg_batch *W = split_side ? L : R;
+		/*
+		 * The side every range joins whole, staged once for every GPU where
+		 * it pays; where that one is kept there (the resident bodies), the
+		 * side cut, from which each range copies the vertices it reads
+		 * (slice_of).
+		 */
+		const exg_batch *W = split_side ? L : R,
+				   *C = S;
 
 		if (k > 1 && devices[0] >= 0 && pthread_mutex_trylock(&stage_lock) == 0)
 		{
 			stage_held = true;
 			if (stage_whole(W, &staged))
 				W = &staged;
+			else if (stage_whole(S, &staged))
+				C = &staged;
 		}
 		for (int c = 0; c < k; c++)
 		{
-			views[c] = k == 1 ? *S : slice_of(S, bound[c], bound[c + 1]);
+			views[c] = k == 1 ? *C : slice_of(C, bound[c], bound[c + 1]);
 			jobs[c].road = road;
 			jobs[c].L = split_side ? W : &views[c];
 			jobs[c].R = split_side ? &views[c] : W;
@@ -516,6 +560,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 		}
 	}
 
+	exg_trace_mark("devices: jobs queued");
 	if (!run_jobs(jobs, k))
 	{
 		if (stage_held)
@@ -545,6 +590,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 		whole.R = R;
 		whole.rows = NULL;
 		whole.nrows = 0;
+		whole.taken = false;
 		memset(&whole.stats, 0, sizeof(whole.stats));
 		memset(&whole.err, 0, sizeof(whole.err));
 		whole.opt.worker_threads = base.worker_threads;
@@ -578,7 +624,9 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 	}
 	else
 	{
+		exg_trace_mark("devices: jobs done");
 		*rows_out = merge_runs(jobs, k, nrows_out);
+		exg_trace_mark("devices: merged");
 		if (*rows_out == NULL)
 			st = exg_fail(err, EXG_ERR_NOMEM, "out of memory merging a join over devices");
 	}

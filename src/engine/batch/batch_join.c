@@ -12,6 +12,7 @@
 #include "join_internal.h"
 #include "locate_join.h"
 #include "parallel.h"
+#include "trace.h"
 
 
 /* Pairs mapped to rows on one thread below this many. */
@@ -258,7 +259,9 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 	else
 		exg_join_options_default(&jopt);
 	jopt.unordered = true;
+	exg_trace_mark("rows: join begins");
 	st = exg_join_checked_sets(&A, &B, &jopt, &pairs, &n, stats, err);
+	exg_trace_mark("rows: join returned");
 	if (st != EXG_OK)
 		return st;
 	rows = malloc(sizeof(exg_pair) * (n ? n : 1));
@@ -284,7 +287,9 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 		}
 	}
 	exg_join_pairs_free(pairs);
+	exg_trace_mark("rows: mapped");
 	n = exg_pairs_sort_unique_threads(rows, n, jopt.worker_threads);
+	exg_trace_mark("rows: sorted");
 
 	/* solids are volumes: what lies inside one meets it without touching it */
 	for (int side = 0; side < 2 && st == EXG_OK; side++)

@@ -34,7 +34,10 @@ extern "C" {
 #define STAGING ((size_t) 16 << 20)	/* bytes per half of the upload staging */
 #define CHUNK_MIN ((uint64_t) 1 << 22)	/* comparisons per chunk, ~0.1 ms */
 #define CHUNK_MAX ((uint64_t) 1 << 31)	/* ... ~20 ms: bounds the cancel latency */
-#define CHUNKS_AIM 8			/* chunks for a join's comparisons, to overlap */
+#define CHUNKS_AIM 8			/* chunks for a join's comparisons, to overlap
+								 * the pairs' download with the next chunk */
+#define RATE_GUESS 0.25			/* pairs per comparison expected before one is
+								 * measured, by a consumer on the device */
 
 /* A CUDA event, destroyed with its scope. */
 struct event
@@ -227,6 +230,7 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 		else
 			kg = nullptr;
 	}
+	exg_trace_mark("box: grid chosen");
 	exg_gpu_check_cancel();
 
 	/* ---- grid per side (a kept one lent), work items ---- */
@@ -242,19 +246,23 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 			side[k].entries = kg->entries;
 		}
 		else
+		{
 			exg_box_grid_side(side[k], bg, ncells, budget, s);
+			exg_trace_sync(s, "box: a side's grid");
+		}
 	if (kg && !kg->start)
 		kg->keep(bg, side[kg->side], s);
 	st->grid_entries += side[0].entries + side[1].entries;
 	EXG_CUDA(cudaStreamSynchronize(s));
 	st->phase_ns[EXG_PHASE_GRID] += exg_now_ns() - t;
+	exg_trace_mark("box: grids");
 	exg_gpu_check_cancel();
 	t = exg_now_ns();
 	exg_box_work_items(side[0], side[1], ncells, work, budget, s);
+	exg_trace_sync(s, "box: work items");
 	st->phase_ns[EXG_PHASE_CULL] += exg_now_ns() - t;
 
-	const uint64_t *scan = work.cost_scan;
-	uint64_t	total = scan[work.nitems];
+	uint64_t	total = work.total;
 
 	st->cell_pairs += total;
 	if (total == 0)
@@ -269,8 +277,20 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 	exg_box_counts *counts_h = (exg_box_counts *) exg_pinned_get(EXG_PINNED_COUNTERS,
 																 2 * sizeof(exg_box_counts));
 
+	/*
+	 * A consumer on the device wants one chunk: buffers for the pairs a
+	 * guessed rate expects of all comparisons (a chunk that finds more is
+	 * computed again in parts, as any overflow is: the mine's joins find
+	 * 2-3%), not for as many pairs as comparisons (the doubled mine's
+	 * 1.4 * 10^8 took two chunks of 1 GiB buffers). Else the pairs can
+	 * never overflow the first chunk: at most one per comparison.
+	 */
+	double		rate0 = dr.on_device() ? RATE_GUESS : 1;
+	uint64_t	expect = (uint64_t) ((double) total * rate0 / 0.75) + 1;
+
 	cap = cap < CAP_MAX ? cap : CAP_MAX;
 	cap = cap < total ? cap : total;
+	cap = cap < std::max(expect, need) ? cap : std::max(expect, need);
 	if (cap < need)
 		throw		exg_gpu_oom{2 * need * sizeof(exg_pair)};
 	for (;;)
@@ -305,7 +325,7 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 	}			fence_consumer = {dr};
 	std::deque<chunk> redo;		/* overflowed chunks' parts, first */
 	uint64_t	next = 0;
-	double		rate = 1;		/* pairs per comparison: pessimistic until measured */
+	double		rate = rate0;	/* pairs per comparison, until measured */
 	bool		measured = false;
 
 	for (int k = 0; k < 2; k++)
@@ -329,13 +349,27 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 		}
 		if (next == work.nitems)
 			return false;
-		/* expected pairs within 3/4 of the buffer, in about CHUNKS_AIM chunks */
-		double		want = 0.75 * (double) cap / (rate > 1e-9 ? rate : 1e-9);
-		uint64_t	aim = total / CHUNKS_AIM > CHUNK_MIN ? total / CHUNKS_AIM : CHUNK_MIN;
+		/*
+		 * expected pairs within 3/4 of the buffer (before a rate is
+		 * measured, at one pair per comparison, all of it: they cannot
+		 * overflow), in about CHUNKS_AIM chunks where a download
+		 * overlaps, else as few as fit
+		 */
+		double		want = (measured || rate0 < 1 ? 0.75 : 1.0) * (double) cap / (rate > 1e-9 ? rate : 1e-9);
+		uint64_t	parts = dr.on_device() ? 1 : CHUNKS_AIM;
+		uint64_t	aim = total / parts > CHUNK_MIN ? total / parts : CHUNK_MIN;
 
 		want = want < (double) aim ? want : (double) aim;
 		want = want < (double) CHUNK_MAX ? want : (double) CHUNK_MAX;
+		if (next == 0 && want >= (double) total)
+		{
+			/* all in one chunk: no copy of the scan */
+			c = {0, work.nitems};
+			next = work.nitems;
+			return true;
+		}
 
+		const uint64_t *scan = exg_box_work_scan(work, s);
 		uint64_t	limit = scan[next] + (uint64_t) want;
 		uint64_t	end = (uint64_t) (std::upper_bound(scan + next + 1, scan + work.nitems + 1, limit) - scan) - 1;
 
@@ -359,6 +393,7 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 	bool		have = take(cur);
 	int			slot = 0;
 
+	exg_trace_sync(s, "box: buffers");
 	if (have)
 		launch(cur, slot);
 	while (have)
@@ -366,11 +401,15 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 		float		ms = 0;
 
 		EXG_CUDA(cudaStreamSynchronize(s));
+		exg_trace_mark("box: chunk's pairs");
 		if (cudaEventElapsedTime(&ms, began[slot].e, ended[slot].e) == cudaSuccess)
 			st->phase_ns[EXG_PHASE_TEST] += (uint64_t) (ms * 1e6);
 
 		exg_box_counts got = counts_h[slot];
-		uint64_t	comps = scan[cur.w1] - scan[cur.w0];
+		/* a chunk of all items (one that fits) needs no copy of the scan */
+		const uint64_t *scan = cur.w0 == 0 && cur.w1 == work.nitems ? nullptr
+			: exg_box_work_scan(work, s);
+		uint64_t	comps = scan ? scan[cur.w1] - scan[cur.w0] : total;
 		double		r = comps ? (double) got.pairs / (double) comps : 0;
 		bool		overflow = got.pairs > cap;
 
@@ -381,6 +420,8 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 			/* again in parts of about half a buffer each (a work item always fits) */
 			uint64_t	parts = got.pairs / (cap / 2) + 1;
 			std::deque<chunk> mine;
+
+			scan = exg_box_work_scan(work, s);
 
 			for (uint64_t w = cur.w0; w < cur.w1;)
 			{
@@ -403,6 +444,7 @@ join_sides(exg_box_side_d *side, const exg_box_summary *sum, const uint32_t *id_
 			st->waves++;
 			st->candidates += got.considered;
 			dr.take(out[slot].p, got.pairs, s);
+			exg_trace_mark("box: chunk taken");
 		}
 		cur = nxt;
 		slot ^= 1;
@@ -482,7 +524,10 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 		if (known)
 			sum[k] = *known;
 		else
+		{
 			exg_box_summarize_gpu(side[k], naxes, &sum[k], exg_gpu_context_get()->stream);
+			exg_trace_mark("box: summarized");
+		}
 		if (sum[k].first_invalid != UINT64_MAX)
 		{
 			exg_gpu_error e;

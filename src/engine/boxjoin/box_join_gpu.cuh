@@ -78,13 +78,22 @@ void		exg_box_grid_side(exg_box_side_d &side, const exg_box_grid &bg, uint32_t n
 struct exg_box_work
 {
 	uint64_t	nitems = 0;
+	uint64_t	total = 0;		/* comparisons of all items */
 	exg_dbuf<uint64_t> item_start;	/* per cell, ncells + 1: first work item */
 	exg_dbuf<uint32_t> item_cell;	/* per work item */
-	const uint64_t *cost_scan = nullptr;	/* host, nitems + 1: comparisons before item w */
+	exg_dbuf<uint64_t> scan;	/* nitems + 1: comparisons before item w */
+	const uint64_t *cost_scan = nullptr;	/* its host copy, once exg_box_work_scan made it */
 };
 
 void		exg_box_work_items(const exg_box_side_d &a, const exg_box_side_d &b, uint32_t ncells,
 							   exg_box_work &w, exg_box_budget &budget, cudaStream_t s);
+
+/*
+ * The comparisons before each work item, on the host: copied on first use
+ * (a join done in one chunk never needs them, and for the doubled mine's
+ * grid they are megabytes).
+ */
+const uint64_t *exg_box_work_scan(exg_box_work &w, cudaStream_t s);
 
 /* Work item w of cell c (first = its index in the cell's items). */
 struct exg_box_item
@@ -149,6 +158,12 @@ struct exg_box_consumer
 	virtual void take(exg_pair *dev, uint64_t n, cudaStream_t s) = 0;
 	/* Called before the join frees its buffers: end any work still reading them. */
 	virtual void wait_idle() {}
+	/*
+	 * Does it consume on the device, in the join's stream? Then nothing
+	 * overlaps a chunk's pairs with the next chunk's, and fewer, larger
+	 * chunks save each one's launches and round trip.
+	 */
+	virtual bool on_device() const { return false; }
 	virtual ~exg_box_consumer() = default;
 };
 

@@ -190,8 +190,6 @@ void
 exg_box_work_items(const exg_box_side_d &a, const exg_box_side_d &b, uint32_t ncells,
 				   exg_box_work &w, exg_box_budget &budget, cudaStream_t s)
 {
-	uint64_t   *host;
-
 	budget.check(2 * sizeof(uint64_t) * ((size_t) ncells + 1) + EXG_BOX_SCRATCH_SLACK);
 	budget.hold(sizeof(uint64_t) * ((size_t) ncells + 1));
 	{
@@ -204,20 +202,38 @@ exg_box_work_items(const exg_box_side_d &a, const exg_box_side_d &b, uint32_t nc
 	EXG_CUDA(cudaMemcpyAsync(&w.nitems, w.item_start.p + ncells, sizeof(uint64_t),
 							 cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
+	exg_trace_mark("box: items counted");
 
 	budget.check(sizeof(uint32_t) * w.nitems + 2 * sizeof(uint64_t) * (w.nitems + 1) +
 				 EXG_BOX_SCRATCH_SLACK);
-	budget.hold(sizeof(uint32_t) * w.nitems);
-	exg_dbuf<uint64_t> cost(w.nitems + 1),
-				scan(w.nitems + 1);
-	uint64_t	blocks = (w.nitems + 256) / 256;
+	budget.hold(sizeof(uint32_t) * w.nitems + sizeof(uint64_t) * (w.nitems + 1));
+	{
+		exg_dbuf<uint64_t> cost(w.nitems + 1);
+		uint64_t	blocks = (w.nitems + 256) / 256;
 
-	w.item_cell.alloc(w.nitems);
-	k_item_cells<<<(unsigned) (blocks < 65536 ? blocks : 65536), 256, 0, s>>>(
-		w.item_start.p, ncells, a.start.p, b.start.p, w.nitems, w.item_cell.p, cost.p);
-	scan_u64(cost.p, scan.p, w.nitems, s);
-	host = (uint64_t *) exg_pinned_get(EXG_PINNED_SCAN, sizeof(uint64_t) * (w.nitems + 1));
-	EXG_CUDA(cudaMemcpyAsync(host, scan.p, sizeof(uint64_t) * (w.nitems + 1), cudaMemcpyDeviceToHost, s));
+		w.scan.alloc(w.nitems + 1);
+		w.item_cell.alloc(w.nitems);
+		k_item_cells<<<(unsigned) (blocks < 65536 ? blocks : 65536), 256, 0, s>>>(
+			w.item_start.p, ncells, a.start.p, b.start.p, w.nitems, w.item_cell.p, cost.p);
+		scan_u64(cost.p, w.scan.p, w.nitems, s);
+	}
+	/* the total alone (pageable: copied when the call returns) */
+	EXG_CUDA(cudaMemcpyAsync(&w.total, w.scan.p + w.nitems, sizeof(uint64_t), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
-	w.cost_scan = host;
+	w.cost_scan = nullptr;
+}
+
+const uint64_t *
+exg_box_work_scan(exg_box_work &w, cudaStream_t s)
+{
+	if (w.cost_scan == nullptr)
+	{
+		uint64_t   *host = (uint64_t *) exg_pinned_get(EXG_PINNED_SCAN, sizeof(uint64_t) * (w.nitems + 1));
+
+		EXG_CUDA(cudaMemcpyAsync(host, w.scan.p, sizeof(uint64_t) * (w.nitems + 1),
+								 cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+		w.cost_scan = host;
+	}
+	return w.cost_scan;
 }

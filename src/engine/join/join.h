@@ -35,6 +35,12 @@ typedef struct exg_prim_set
 	const uint32_t *vidx;		/* arity vertex indices per primitive */
 	uint32_t	nprims;
 	int			arity;
+	/*
+	 * A range of a larger set's rows (exg_batch_join_devices): its
+	 * primitives read a part of the whole set's vertices, which the GPU
+	 * finds from the indices and copies and prepares alone.
+	 */
+	bool		slice;
 } exg_prim_set;
 
 typedef enum exg_device

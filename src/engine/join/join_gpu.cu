@@ -56,17 +56,64 @@ bits_for(uint32_t n)
 	return b;
 }
 
+/* The least and the greatest of n indices, into span[0] and span[1] (set to UINT32_MAX, 0). */
+__global__ static void
+k_index_span(const uint32_t *idx, size_t n, uint32_t *span)
+{
+	uint32_t	lo = UINT32_MAX,
+				hi = 0;
+
+	for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < n;
+		 i += (size_t) gridDim.x * blockDim.x)
+	{
+		lo = min(lo, idx[i]);
+		hi = max(hi, idx[i]);
+	}
+	for (int off = 16; off > 0; off /= 2)
+	{
+		lo = min(lo, __shfl_down_sync(0xffffffffu, lo, off));
+		hi = max(hi, __shfl_down_sync(0xffffffffu, hi, off));
+	}
+	if ((threadIdx.x & 31) == 0)
+	{
+		atomicMin(&span[0], lo);
+		atomicMax(&span[1], hi);
+	}
+}
+
 void
 exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 {
+	size_t		nidx = (size_t) S->arity * S->nprims;
+	uint32_t	span[2] = {0, S->nverts ? S->nverts - 1 : 0};
+
 	d.nprims = S->nprims;
-	d.nverts = S->nverts;
 	d.arity = S->arity;
 	d.host_xyz = S->xyz;
 	d.host_vidx = S->vidx;
 	/* kept memory (the resident store's bodies) from its device copy, the rest uploaded */
-	exg_gpu_upload_array(d.xyz, S->xyz, (size_t) 3 * S->nverts, s);
-	exg_gpu_upload_array(d.vidx, S->vidx, (size_t) S->arity * S->nprims, s);
+	exg_gpu_upload_array(d.vidx, S->vidx, nidx, s);
+	if (S->slice && nidx > 0 && !exg_gpu_kept_covers(S->xyz, sizeof(double) * 3 * S->nverts))
+	{
+		/*
+		 * A range of rows: the vertices its indices name, found here (a
+		 * pass over them on the host took 0.3-0.4 ms of a 4 ms range),
+		 * are all that is copied and prepared
+		 */
+		exg_dbuf<uint32_t> span_d(2);
+		const uint32_t init[2] = {UINT32_MAX, 0};
+		unsigned	blocks = (unsigned) std::min<size_t>((nidx + 255) / 256, 1024);
+
+		/* pageable: both copies done when the calls return */
+		EXG_CUDA(cudaMemcpyAsync(span_d.p, init, sizeof(init), cudaMemcpyHostToDevice, s));
+		k_index_span<<<blocks, 256, 0, s>>>(d.vidx.p, nidx, span_d.p);
+		EXG_CUDA(cudaGetLastError());
+		EXG_CUDA(cudaMemcpyAsync(span, span_d.p, sizeof(span), cudaMemcpyDeviceToHost, s));
+		EXG_CUDA(cudaStreamSynchronize(s));
+	}
+	d.vfirst = S->nverts ? span[0] : 0;
+	d.nverts = S->nverts ? span[1] + 1 : 0;
+	exg_gpu_upload_array(d.xyz, S->xyz, (size_t) 3 * d.nverts, s, (size_t) 3 * d.vfirst);
 }
 
 __global__ static void
@@ -163,6 +210,7 @@ static void
 run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *opt, bool keep,
 		 join_result &res, exg_join_stats *st)
 {
+	exg_trace_mark("join: run");
 	exg_gpu_context *ctx = exg_gpu_context_get();
 	cudaStream_t s = ctx->stream;
 	bool		by_ref = opt->dedupe == EXG_DEDUPE_REFERENCE_CELL;
@@ -200,21 +248,27 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 
 	clk.mark(0, s);
 	up.mark(0, s);
+	exg_trace_sync(s, "join: start");
 	exg_gpu_upload_side(first, b_first ? B : A, s);
 	up.mark(1, s);
+	exg_trace_sync(s, "join: first side up");
 	exg_gpu_prepare_first(first, keep, misc.p, host_misc, origin, s);
+	exg_trace_sync(s, "join: first side prepared");
 	EXG_CUDA(cudaStreamWaitEvent(cs, up.ev[1]));
 	up.mark(3, cs);
 	exg_gpu_upload_side(second, b_first ? A : B, cs);
 	second.may_keep = keep;		/* its exact boxes and box grid, where kept (not its records:
 								 * they depend on the first side's origin) */
 	up.mark(2, cs);
+	exg_trace_sync(cs, "join: second side up");
 	EXG_CUDA(cudaStreamWaitEvent(s, up.ev[2]));
 	exg_gpu_vertex_box(second, misc.p, false, s);
+	exg_trace_sync(s, "join: second side's box");
 	exg_gpu_prepare_side(second, origin, misc.p + 6, s);
 	EXG_CUDA(cudaMemcpyAsync(host_misc, misc.p, 9 * sizeof(double), cudaMemcpyDeviceToHost, s));
 	clk.mark(1 + EXG_PHASE_CLASSIFY, s);
 	EXG_CUDA(cudaStreamSynchronize(s));
+	exg_trace_mark("join: second side prepared");
 	{
 		/* the upload: the first side's, then the second's (beside the first's classification) */
 		float		ms1 = 0,
@@ -255,6 +309,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		exg_gpu_box_stage(a, b, host_misc[2] == host_misc[5], opt, budget / 2, tester, st);
 		total = st->candidates - candidates0;
 		finish_tests(tester, hits, nhits, unknown_host, st);
+		exg_trace_sync(s, "join: box stage done");
 	}
 	else
 	{
@@ -377,6 +432,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		k_keys_to_pairs<<<(unsigned) ((nhits + 255) / 256), 256, 0, s>>>(hits.p, nhits, shift);
 	EXG_CUDA(cudaGetLastError());
 	clk.mark(1 + EXG_PHASE_DEDUPE, s);
+	exg_trace_sync(s, "join: hits sorted");
 
 	/* ---- GMP on the CPU for what the intervals left, while the device sorts ---- */
 	uint64_t	t0 = exg_now_ns();
@@ -413,6 +469,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		st->exact_pairs += exact;
 	}
 	st->phase_ns[EXG_PHASE_EXACT] += exg_now_ns() - t0;
+	exg_trace_mark("join: exact done");
 
 	/* ---- download into the buffer the caller gets ---- */
 	size_t		nout = nhits + extra.size();
@@ -432,6 +489,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	EXG_CUDA(cudaMemcpyAsync(res.p, hits.p, sizeof(exg_pair) * nhits, cudaMemcpyDeviceToHost, s));
 	clk.mark(1 + EXG_PHASE_DOWNLOAD, s);
 	EXG_CUDA(cudaStreamSynchronize(s));
+	exg_trace_mark("join: downloaded");
 
 	/* merge the GMP hits in, from the back, in place */
 	t0 = exg_now_ns();
@@ -480,6 +538,7 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 
 	c->gpu_pair_tests += total;
 	c->gpu_unknown += st->unknown_first;
+	exg_trace_mark("join: end");
 }
 
 static void
@@ -576,7 +635,9 @@ exg_gpu_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_option
 {
 	join_result res;
 	exg_status	st = exg_gpu_guard(err, "in the GPU join", [&] {
+		exg_trace_mark("join: guarded");
 		exg_gpu_room_check();
+		exg_trace_mark("join: room checked");
 		join_or_split(A, B, opt, res, stats, 0);
 		return EXG_OK;
 	});

@@ -71,6 +71,8 @@ struct exg_gpu_side
 {
 	uint32_t	nprims;
 	uint32_t	nverts;
+	uint32_t	vfirst = 0;		/* vertices below it are read by no primitive:
+								 * neither copied nor prepared (exg_prim_set) */
 	int			arity;
 	const void *host_xyz = nullptr;	/* the input's host arrays: what kept blocks are keyed by */
 	const void *host_vidx = nullptr;

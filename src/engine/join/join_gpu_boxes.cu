@@ -72,6 +72,8 @@ struct test_chunks : exg_box_consumer
 
 	explicit	test_chunks(exg_gpu_tester &tester) : t(tester) {}
 
+	bool		on_device() const override { return true; }
+
 	void		take(exg_pair *dev, uint64_t n, cudaStream_t s) override
 	{
 		uint64_t	wave = t.unknown.n;
@@ -141,6 +143,7 @@ exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &
 		k_prim_boxes<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.xyz.p, side.vidx.p, side.arity,
 															   side.nprims, naxes, box.p);
 	EXG_CUDA(cudaGetLastError());
+	exg_trace_sync(s, "box: primitive boxes");
 	if (!kept.make)
 		return false;
 	summary_into(kept.p, box.p, side.nprims, naxes, sum, s);
@@ -241,11 +244,13 @@ exg_gpu_box_stage(const exg_gpu_side &a, const exg_gpu_side &b, bool flat,
 		throw		exg_gpu_oom{box_bytes};
 	known_a = exg_gpu_side_exact_boxes(a, naxes, box_a, &sum_a, s);
 	known_b = exg_gpu_side_exact_boxes(b, naxes, box_b, &sum_b, s);
+	exg_trace_sync(s, "box: exact boxes");
 
 	/* a kept side's grid (automatic sizes only: exactgpu.grid_cells picks per join) */
 	kept_box_grid kg;
 	bool		use_kg = opt->grid_cells == 0 &&
 		(kg.find(a, 0, naxes, s) || kg.find(b, 1, naxes, s));
+	exg_trace_sync(s, "box: kept grid looked up");
 	exg_gpu_box_join_device(box_a.p, a.nprims, box_b.p, b.nprims, naxes, opt,
 							memory_limit - box_bytes, chunks, &bst, known_a ? &sum_a : nullptr,
 							known_b ? &sum_b : nullptr, use_kg ? &kg : nullptr);

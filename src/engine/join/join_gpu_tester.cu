@@ -86,6 +86,7 @@ exg_gpu_tester::test(const uint64_t *keys, uint64_t n)
 		EXG_CUDA(cudaMemcpyAsync(counts_h, counts_d.p, sizeof(exg_gpu_counts),
 								 cudaMemcpyDeviceToHost, s));
 		EXG_CUDA(cudaStreamSynchronize(s));
+		exg_trace_mark("test: wave's filters");
 		if (counts_h->hits <= hits.n)
 			break;
 		grow_keeping(hits, counts_h->hits + counts_h->hits / 2, nhits, s);

@@ -84,8 +84,10 @@ exg_gpu_vertex_box(const exg_gpu_side &side, double *box_d, bool init, cudaStrea
 {
 	if (init)
 		k_box_init<<<1, 32, 0, s>>>(box_d);
-	if (side.nverts)
-		k_vertex_box<<<(side.nverts + 255) / 256 < 1024 ? (side.nverts + 255) / 256 : 1024, 256, 0, s>>>(side.xyz.p, side.nverts, box_d);
+	uint32_t	n = side.nverts - side.vfirst;
+
+	if (n)
+		k_vertex_box<<<(n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024, 256, 0, s>>>(side.xyz.p + 3 * (size_t) side.vfirst, n, box_d);
 	EXG_CUDA(cudaGetLastError());
 }
 
@@ -227,13 +229,19 @@ exg_gpu_prepare_side(exg_gpu_side &side, const double *origin, double *extent_d,
 		side.boxes.alloc((size_t) 6 * side.nprims);
 		side.normals.alloc((size_t) 6 * side.nprims);
 	}
-	if (side.nverts)
-		k_prepare_verts<<<(side.nverts + 255) / 256, 256, 0, s>>>(side.xyz.p, side.nverts, org, side.verts.p);
+	uint32_t	n = side.nverts - side.vfirst;
+
+	/* the vertices its primitives read (a range's span) */
+	if (n)
+		k_prepare_verts<<<(n + 255) / 256, 256, 0, s>>>(side.xyz.p + 3 * (size_t) side.vfirst, n, org,
+													   side.verts.p + side.vfirst);
+	exg_trace_sync(s, "prepare: vertex records");
 	if (side.nprims)
 		k_classify<<<(side.nprims + 255) / 256, 256, 0, s>>>(side.verts.p, side.vidx.p, side.nprims,
 															 side.arity, org, side.prims.p,
 															 side.boxes.p, side.normals.p, extent_d);
 	EXG_CUDA(cudaGetLastError());
+	exg_trace_sync(s, "prepare: classified");
 }
 
 bool

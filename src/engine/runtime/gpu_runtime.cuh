@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "exg_status.h"
+#include "trace.h"
 
 struct exg_gpu_error
 {
@@ -88,6 +89,44 @@ exg_gpu_context *exg_gpu_context_get();
 
 /* The calling thread's context if it has one already (never creates; may be NULL). */
 exg_gpu_context *exg_gpu_context_current();
+
+/*
+ * A trace mark after the GPU work queued on s (trace.h): when tracing, the
+ * stream is waited for first, so that the mark ends that work's own time.
+ */
+inline void
+exg_trace_sync(cudaStream_t s, const char *label)
+{
+	/* per device, the thread's last mark's event and its stream: the GPU's own time between two */
+	static thread_local cudaEvent_t ev[8][2];
+	static thread_local cudaStream_t last_s[8];
+	static thread_local int last[8];
+
+	if (exg_trace_on)
+	{
+		exg_gpu_context *c = exg_gpu_context_current();
+		int			d = c && c->device >= 0 && c->device < 8 ? c->device : -1;
+		float		ms = -1;
+		bool		timed = false;
+
+		if (d >= 0 && ev[d][0] == nullptr &&
+			(cudaEventCreate(&ev[d][0]) != cudaSuccess || cudaEventCreate(&ev[d][1]) != cudaSuccess))
+			ev[d][0] = nullptr;
+		if (d >= 0 && ev[d][0])
+			timed = cudaEventRecord(ev[d][last[d] ^ 1], s) == cudaSuccess;
+		(void) cudaStreamSynchronize(s);
+		if (timed && last_s[d] == s &&
+			cudaEventElapsedTime(&ms, ev[d][last[d]], ev[d][last[d] ^ 1]) != cudaSuccess)
+			ms = -1;
+		(void) cudaGetLastError();
+		if (timed)
+		{
+			last[d] ^= 1;
+			last_s[d] = s;
+		}
+		exg_trace_mark_gpu(label, c ? c->device : -1, ms);
+	}
+}
 
 /*
  * Wait for the calling thread's stream (never throws): at the end of a
@@ -263,14 +302,16 @@ void		exg_gpu_upload_bytes(void *dst, const void *src, size_t n, cudaStream_t s)
 /*
  * count elements at src into d: the kept device copy when src lies in
  * kept memory (d borrows it; nothing is copied), else a new array of d's
- * filled by exg_gpu_upload_bytes, both in the order of stream s (on a
+ * filled by exg_gpu_upload_bytes from element first on (those before it
+ * are left unset: no one reads them), both in the order of stream s (on a
  * stream other than the context's, that stream must wait for s before it
  * uses or frees d). Every upload of a join's input that may come from the
  * resident store goes through here.
  */
 template <typename T>
 void
-exg_gpu_upload_array(exg_dbuf<T> &d, const T *src, size_t count, cudaStream_t s)
+exg_gpu_upload_array(exg_dbuf<T> &d, const T *src, size_t count, cudaStream_t s,
+					 size_t first = 0)
 {
 	size_t		bytes = sizeof(T) * count;
 	void	   *ref = nullptr;
@@ -289,7 +330,8 @@ exg_gpu_upload_array(exg_dbuf<T> &d, const T *src, size_t count, cudaStream_t s)
 		}
 	}
 	d.alloc(count, s);
-	exg_gpu_upload_bytes(d.p, src, bytes, s);
+	first = first < count ? first : count;
+	exg_gpu_upload_bytes(d.p + first, src + first, sizeof(T) * (count - first), s);
 }
 
 /* Is p page-locked host memory (so it can be copied to the device as is)? */
