@@ -9,8 +9,10 @@
  * where its ranges wait.
  *
  * Usage: bench_devices [--holes N] [--bodies N] [--triangles N] [--reps N] [--cpu N]
- *                      [--pageable 1]
- * (--cpu N: N CPU ranges in place of GPUs, to try the bench without one)
+ *                      [--pageable 1] [--trace 1]
+ * (--cpu N: N CPU ranges in place of GPUs, to try the bench without one;
+ * --trace 1: also a timeline (trace.h) of one join each way, every step
+ * waited for, so slower than untraced)
  * (defaults: the "large" mine; the split bench's double mine is
  * --holes 40000 --bodies 200 --triangles 20000000). Prints markdown.
  */
@@ -26,6 +28,7 @@
 #include "mine.h"
 #include "parallel.h"
 #include "stats.h"
+#include "trace.h"
 
 #define REPS_MAX 64
 
@@ -81,6 +84,8 @@ bodies_batch(const mine *m, exg_batch *b)
 typedef struct run_result
 {
 	double		ms;				/* median wall time */
+	double		lo,
+				hi;				/* the fastest and the slowest */
 	exg_join_stats st;			/* of the last run */
 	exg_join_stats range[32];	/* up to 4 ranges per GPU of 8 */
 	size_t		npairs;
@@ -118,13 +123,71 @@ run(exg_batch *L, exg_batch *R, const int *devices, int k, int split_side, int r
 		free(rows);
 	}
 	r.ms = median_sorted(ms, (size_t) reps);
+	r.lo = ms[0];
+	r.hi = ms[reps - 1];
 	return r;
+}
+
+/* One join each way traced: its timeline, in ms from its start. */
+static void
+trace_one(exg_batch *L, exg_batch *R, const int *devices, int k, int split_side,
+		  const uint64_t *ref, size_t nref, const char *what)
+{
+	static exg_trace_entry e[EXG_TRACE_MAX],
+				worst[EXG_TRACE_MAX];
+	int			n = 0;
+	double		worst_ms = -1;
+	run_result	r;
+
+	(void) run(L, R, devices, k, split_side, 1, ref, nref, what);
+	printf("\n%s, traced 7 times (ms):", what);
+	for (int t = 0; t < 7; t++)
+	{
+		int			m;
+
+		exg_trace_enable(true);
+		r = run(L, R, devices, k, split_side, 1, ref, nref, what);
+		exg_trace_enable(false);
+		m = exg_trace_take(e, EXG_TRACE_MAX);
+		printf(" %.2f", r.ms);
+		if (r.ms > worst_ms)
+		{
+			worst_ms = r.ms;
+			n = m;
+			memcpy(worst, e, sizeof(exg_trace_entry) * (size_t) m);
+		}
+	}
+	memcpy(e, worst, sizeof(exg_trace_entry) * (size_t) n);
+	printf("\n\nthe slowest (ms from the start; thread, device; the step's own ms):\n\n```\n");
+	for (int c = 0; c < k; c++)
+		printf("range %d: %llu comparisons, %llu candidates, %llu chunks, grid %u x %u x %u\n", c,
+			   (unsigned long long) r.range[c].cell_pairs, (unsigned long long) r.range[c].candidates,
+			   (unsigned long long) r.range[c].waves, r.range[c].grid_dims[0],
+			   r.range[c].grid_dims[1], r.range[c].grid_dims[2]);
+	for (int i = 0; i < n; i++)
+	{
+		double		own = 0;
+
+		for (int j = i - 1; j >= 0; j--)
+			if (e[j].thread == e[i].thread)
+			{
+				own = (e[i].ns - e[j].ns) / 1e6;
+				break;
+			}
+		printf("%8.3f  t%-2d %2d  %-30s %7.3f", (e[i].ns - e[0].ns) / 1e6, e[i].thread,
+			   e[i].device, e[i].label, own);
+		if (e[i].gpu_ms >= 0)
+			printf("  (GPU %.3f)", e[i].gpu_ms);
+		printf("\n");
+	}
+	printf("```\n");
 }
 
 static void
 report(const char *what, const run_result *r, int k, double one_ms)
 {
-	printf("| %s | %.2f | %.2fx | %zu |", what, r->ms, one_ms / r->ms, r->npairs);
+	printf("| %s | %.2f (%.2f-%.2f) | %.2fx | %zu |", what, r->ms, r->lo, r->hi, one_ms / r->ms,
+		   r->npairs);
 	for (int p = 0; p < EXG_JOIN_PHASES; p++)
 		printf(" %.2f", r->st.phase_ns[p] / 1e6);
 	printf(" |\n");
@@ -151,7 +214,8 @@ main(int argc, char **argv)
 	int			reps = 9,
 				ncpu = 0,
 				ndev;
-	bool		pageable = false;
+	bool		pageable = false,
+				trace = false;
 	int			all[8],
 				zero[8];		/* GPU 0, for ranges on one GPU */
 	exg_error	err = {0};
@@ -175,6 +239,8 @@ main(int argc, char **argv)
 			ncpu = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--pageable") == 0)
 			pageable = atoi(argv[i + 1]) != 0;
+		else if (strcmp(argv[i], "--trace") == 0)
+			trace = atoi(argv[i + 1]) != 0;
 	}
 	if (reps < 1 || reps > REPS_MAX)
 		reps = 9;
@@ -279,11 +345,26 @@ main(int argc, char **argv)
 		snprintf(what, sizeof(what), "%d range%s of bodies per GPU", per, per > 1 ? "s" : "");
 		report(what, &r, per * ndev, one.ms);
 	}
-	if (ndev > 1)
+	for (int per = 1; per <= 2 && ndev > 1; per++)
 	{
-		run_result	r = run(&holes, &kept, all, ndev, 0, reps, ref, nref, "every GPU");
+		char		what[64];
+		int			dev[32];
+		run_result	r;
 
-		report("a range of holes per GPU", &r, ndev, one.ms);
+		for (int c = 0; c < per * ndev; c++)
+			dev[c] = all[c % ndev];
+		r = run(&holes, &kept, dev, per * ndev, 0, reps, ref, nref, "every GPU");
+		snprintf(what, sizeof(what), "%d range%s of holes per GPU", per, per > 1 ? "s" : "");
+		report(what, &r, per * ndev, one.ms);
+	}
+	if (trace)
+	{
+		trace_one(&holes, &kept, all, 1, 1, ref, nref, "one GPU");
+		if (ndev > 1)
+		{
+			trace_one(&holes, &kept, all, ndev, 1, ref, nref, "a range of bodies per GPU");
+			trace_one(&holes, &kept, all, ndev, 0, ref, nref, "1 range of holes per GPU");
+		}
 	}
 	for (int d = 0; d < ndev; d++)
 	{
