@@ -256,7 +256,8 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * split_side: 0 cuts L, 1 cuts R, anything else the side with more
  * primitives, or in an intersects join on GPUs the other one when that
  * side is kept on the devices (each keeps it prepared whole, see
- * exg_gpu_kept_derived). Keep the side that is not cut on the devices
+ * exg_gpu_kept_derived), then in two ranges per listed device when
+ * several are listed (device c runs ranges c and c + nchunks). Keep the side that is not cut on the devices
  * (exg_gpu_keep) and it is uploaded once per device, not once per join;
  * a cut side kept there is not uploaded either (each range is a slice of
  * it).
@@ -268,7 +269,8 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * range's bind fails with EXG_ERR_DEVICE ("no device": fall back).
  * stats: the ranges' counters and phases summed, total_ns the wall time,
  * device_name "<k> ranges: <device>"; chunk_stats (nchunks entries, or
- * NULL): each range's own, total_ns its wall time on its thread (entries
+ * NULL): entry c the ranges of devices[c] (each range's own where one per
+ * device), total_ns the longest wall time of them on its thread (entries
  * past the ranges actually run are zero).
  */
 exg_status	exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mode,

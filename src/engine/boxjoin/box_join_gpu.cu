@@ -43,12 +43,22 @@ extern "C" {
 struct event
 {
 	cudaEvent_t e;
+	bool		timing;			/* from the context's spares (exg_gpu_event_take) */
 
-	explicit	event(bool timing = false)
+	explicit	event(bool timing = false) : timing(timing)
 	{
-		EXG_CUDA(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
+		if (timing)
+			e = exg_gpu_event_take();
+		else
+			EXG_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 	}
-	~event() { (void) cudaEventDestroy(e); }
+	~event()
+	{
+		if (timing)
+			exg_gpu_event_give(e);
+		else
+			(void) cudaEventDestroy(e);
+	}
 	event(const event &) = delete;
 	event &operator=(const event &) = delete;
 };

@@ -138,12 +138,23 @@ struct phase_clock
 	phase_clock()
 	{
 		for (auto &e : ev)
-			EXG_CUDA(cudaEventCreate(&e));
+			e = nullptr;
+		try
+		{
+			for (auto &e : ev)
+				e = exg_gpu_event_take();
+		}
+		catch (...)
+		{
+			for (auto &e : ev)
+				exg_gpu_event_give(e);
+			throw;
+		}
 	}
 	~phase_clock()
 	{
 		for (auto &e : ev)
-			(void) cudaEventDestroy(e);
+			exg_gpu_event_give(e);
 	}
 	/* mark the end of a phase (index + 1) or the start (index 0) */
 	void		mark(int slot, cudaStream_t s)

@@ -29,25 +29,24 @@ exg_gpu_tester::exg_gpu_tester(const exg_gpu_side &a_, const exg_gpu_side &b_, i
 	  boxes_only(opt->boxes_only), s(s_), hits(hits_cap), unknown(wave_cap), counts_d(1),
 	  counts_h(pinned_counts)
 {
-	cudaError_t rc = cudaEventCreate(&refine_ev[0]);
-
-	if (rc == cudaSuccess)
-		rc = cudaEventCreate(&refine_ev[1]);
-	if (rc != cudaSuccess)
+	try
+	{
+		for (auto &e : refine_ev)
+			e = exg_gpu_event_take();
+	}
+	catch (...)
 	{
 		/* the constructor throws: the destructor will not run */
 		for (auto &e : refine_ev)
-			if (e)
-				(void) cudaEventDestroy(e);
-		EXG_CUDA(rc);
+			exg_gpu_event_give(e);
+		throw;
 	}
 }
 
 exg_gpu_tester::~exg_gpu_tester()
 {
 	for (auto &e : refine_ev)
-		if (e)
-			(void) cudaEventDestroy(e);
+		exg_gpu_event_give(e);
 }
 
 void

@@ -178,6 +178,31 @@ exg_gpu_context_current()
 	return bound ? bound : default_context.load();
 }
 
+cudaEvent_t
+exg_gpu_event_take()
+{
+	exg_gpu_context *c = exg_gpu_context_get();
+	cudaEvent_t e;
+
+	if (c->nspare > 0)
+		return c->spare_events[--c->nspare];
+	EXG_CUDA(cudaEventCreate(&e));
+	return e;
+}
+
+void
+exg_gpu_event_give(cudaEvent_t e)
+{
+	exg_gpu_context *c = exg_gpu_context_current();
+
+	if (e == nullptr)
+		return;
+	if (c && c->nspare < EXG_SPARE_EVENTS)
+		c->spare_events[c->nspare++] = e;
+	else
+		(void) cudaEventDestroy(e);
+}
+
 void
 exg_gpu_stream_idle()
 {
