@@ -345,7 +345,7 @@ main(int argc, char **argv)
 		snprintf(what, sizeof(what), "%d range%s of bodies per GPU", per, per > 1 ? "s" : "");
 		report(what, &r, per * ndev, one.ms);
 	}
-	for (int per = 1; per <= 2 && ndev > 1; per++)
+	for (int per = 1; per <= 4 && ndev > 1; per++)
 	{
 		char		what[64];
 		int			dev[32];
@@ -356,6 +356,13 @@ main(int argc, char **argv)
 		r = run(&holes, &kept, dev, per * ndev, 0, reps, ref, nref, "every GPU");
 		snprintf(what, sizeof(what), "%d range%s of holes per GPU", per, per > 1 ? "s" : "");
 		report(what, &r, per * ndev, one.ms);
+	}
+	if (ndev > 1)
+	{
+		/* the GPU service's call: the side and ranges per device left to the engine */
+		run_result	r = run(&holes, &kept, all, ndev, -1, reps, ref, nref, "every GPU");
+
+		report("every GPU, the engine's cut (the service's)", &r, ndev, one.ms);
 	}
 	if (trace)
 	{
