@@ -517,7 +517,8 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 
 		~nearest_scope() { exg_round_restore(saved); }
 	}			nearest;
-	exg_box_budget budget(memory_limit);
+	/* a share of the caller's budget, as measured (0: measured here) */
+	exg_box_budget budget = memory_limit ? exg_box_budget(memory_limit, true) : exg_box_budget(0);
 	exg_box_side_d side[2];
 	exg_box_summary sum[2];
 	const uint32_t no_offset[2] = {0, 0};

@@ -6,8 +6,6 @@
  */
 #include <cub/device/device_scan.cuh>
 
-#include <vector>
-
 #include "box_join_gpu.cuh"
 #include "grid_build.cuh"
 
@@ -89,10 +87,12 @@ exg_box_summarize_gpu(const exg_box_side_d &side, int naxes, exg_box_summary *su
 	blocks = blocks < 1 ? 1 : (blocks > SUMMARY_BLOCKS ? SUMMARY_BLOCKS : blocks);
 
 	exg_dbuf<exg_box_summary> part_d(blocks);
-	std::vector<exg_box_summary> part(blocks);
+	/* pinned: a pageable copy is staged and waited for by the driver */
+	exg_box_summary *part = (exg_box_summary *) exg_pinned_get(EXG_PINNED_SUMMARY,
+															   sizeof(exg_box_summary) * blocks);
 
 	k_box_summary<<<blocks, SUMMARY_THREADS, 0, s>>>(side.box, side.n, naxes, part_d.p);
-	EXG_CUDA(cudaMemcpyAsync(part.data(), part_d.p, sizeof(exg_box_summary) * blocks,
+	EXG_CUDA(cudaMemcpyAsync(part, part_d.p, sizeof(exg_box_summary) * blocks,
 							 cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
 	exg_box_summary_init(sum);
@@ -122,6 +122,7 @@ exg_box_grid_side(exg_box_side_d &side, const exg_box_grid &bg, uint32_t ncells,
 
 	budget.check(2 * cells_bytes + EXG_BOX_SCRATCH_SLACK);
 	side.entries = exg_gpu_grid_count(r, side.n, bg.g, ncells, counts, side.start, s);
+	exg_trace_mark("grid: counted");
 	budget.hold(cells_bytes);
 	budget.check(sizeof(uint32_t) * side.entries + cells_bytes);
 	budget.hold(sizeof(uint32_t) * side.entries);

@@ -297,6 +297,8 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	/* ---- candidates: the box join, or every pair sharing a cell ---- */
 	size_t		budget = exg_gpu_budget(opt->gpu_memory_limit);
 	uint64_t	total = 0;
+
+	exg_trace_mark("join: budget");
 	exg_gpu_counts *counts_h = (exg_gpu_counts *) (host_misc + 16);
 
 	if (exg_join_culls_by_box_join(opt, true, (uint64_t) A->nprims + B->nprims))
@@ -316,6 +318,8 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 
 		exg_gpu_tester tester(a, b, shift, opt, hits_cap, wave_cap, counts_h, s);
 		uint64_t	candidates0 = st->candidates;	/* st adds up the halves of a split */
+
+		exg_trace_mark("join: tester made");
 
 		exg_gpu_box_stage(a, b, host_misc[2] == host_misc[5], opt, budget / 2, tester, st);
 		total = st->candidates - candidates0;

@@ -44,6 +44,7 @@ enum exg_pinned_slot
 	EXG_PINNED_COUNTERS,		/* small per-chunk counters */
 	EXG_PINNED_SCAN,			/* the box join's scan of its work items (its own slot:
 								 * the exact join holds DOWNLOAD around a box join) */
+	EXG_PINNED_SUMMARY,			/* a box summary's per-block parts */
 	EXG_PINNED_SLOTS
 };
 #define EXG_RING_PIECES 4
