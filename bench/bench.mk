@@ -11,6 +11,8 @@ ifdef HAVE_CUDA
 BENCH_ENGINE   := $(ENGINE_GPU_LIB)
 BENCH_GPU_LIBS := $(GPU_LIBS)
 BENCH_CFLAGS   += -DEXG_WITH_CUDA
+# CUPTI's headers for bench_devices --kernels (libcupti itself is loaded at run time)
+BENCH_CUPTI_INC := $(if $(wildcard $(CUDA_HOME)/include/cupti_activity.h),-I$(CUDA_HOME)/include)
 else
 BENCH_ENGINE   := $(ENGINE_LIB)
 endif
@@ -22,10 +24,10 @@ $(BENCH_BIN)/bench_join: bench/bench_join.c bench/mesh_io.c $(TEST_HARNESS_OBJ) 
 		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
 
 # One join cut over every GPU against one GPU (exg_batch_join_devices).
-$(BENCH_BIN)/bench_devices: bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
+$(BENCH_BIN)/bench_devices: bench/bench_devices.c bench/kernel_trace.c bench/kernel_trace.h $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(BENCH_ENGINE) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)
 	@mkdir -p $(BENCH_BIN)
-	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) -o $@ bench/bench_devices.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
-		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS)
+	$(ENGINE_TEST_CC) $(BENCH_CFLAGS) $(BENCH_CUPTI_INC) -o $@ bench/bench_devices.c bench/kernel_trace.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) \
+		$(BENCH_ENGINE) $(BENCH_GPU_LIBS) $(BENCH_LIBS) -ldl
 
 # A batch point-in-solid join's body checks, first and again (CPU).
 $(BENCH_BIN)/bench_solid_checks: bench/bench_solid_checks.c $(TEST_HARNESS_OBJ) $(call test_obj,test/fixtures/mine.c) $(ENGINE_LIB) $(ENGINE_HEADERS) $(wildcard test/engine/*.h test/fixtures/*.h)

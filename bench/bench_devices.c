@@ -9,10 +9,12 @@
  * where its ranges wait.
  *
  * Usage: bench_devices [--holes N] [--bodies N] [--triangles N] [--reps N] [--cpu N]
- *                      [--pageable 1] [--trace 1]
+ *                      [--pageable 1] [--trace 1] [--kernels 1]
  * (--cpu N: N CPU ranges in place of GPUs, to try the bench without one;
  * --trace 1: also a timeline (trace.h) of one join each way, every step
- * waited for, so slower than untraced)
+ * waited for, so slower than untraced; --kernels 1: the GPU's own
+ * timeline of one join each way, from CUPTI (kernel_trace.h; CUPTI_LIB
+ * names libcupti where it is not on the library path))
  * (defaults: the "large" mine; the split bench's double mine is
  * --holes 40000 --bodies 200 --triangles 20000000). Prints markdown.
  */
@@ -25,6 +27,7 @@
 #include "engine_host.h"
 #include "gpu.h"
 #include "harness.h"
+#include "kernel_trace.h"
 #include "mine.h"
 #include "parallel.h"
 #include "stats.h"
@@ -215,7 +218,8 @@ main(int argc, char **argv)
 				ncpu = 0,
 				ndev;
 	bool		pageable = false,
-				trace = false;
+				trace = false,
+				kernels = false;
 	int			all[8],
 				zero[8];		/* GPU 0, for ranges on one GPU */
 	exg_error	err = {0};
@@ -241,6 +245,8 @@ main(int argc, char **argv)
 			pageable = atoi(argv[i + 1]) != 0;
 		else if (strcmp(argv[i], "--trace") == 0)
 			trace = atoi(argv[i + 1]) != 0;
+		else if (strcmp(argv[i], "--kernels") == 0)
+			kernels = atoi(argv[i + 1]) != 0;
 	}
 	if (reps < 1 || reps > REPS_MAX)
 		reps = 9;
@@ -363,6 +369,21 @@ main(int argc, char **argv)
 		run_result	r = run(&holes, &kept, all, ndev, -1, reps, ref, nref, "every GPU");
 
 		report("every GPU, the engine's cut (the service's)", &r, ndev, one.ms);
+	}
+	if (kernels)
+	{
+		/* one join each way, after one untimed: the GPU's own timeline */
+		for (int w = 0; w < (ndev > 1 ? 2 : 1); w++)
+		{
+			(void) run(&holes, &kept, all, w ? ndev : 1, -1, 1, ref, nref, "kernels");
+			if (!kernel_trace_start())
+				break;
+			(void) run(&holes, &kept, all, w ? ndev : 1, -1, 1, ref, nref, "kernels");
+			printf("\n%s, the GPU's timeline (CUPTI):\n\n```\n", w ? "every GPU, the engine's cut" : "one GPU");
+			fflush(stdout);
+			kernel_trace_stop(stdout);
+			printf("```\n");
+		}
 	}
 	if (trace)
 	{
