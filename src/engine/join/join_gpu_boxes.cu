@@ -111,11 +111,13 @@ summary_into(char *block, const double *box, uint32_t n, int naxes, exg_box_summ
 	EXG_CUDA(cudaMemcpyAsync(block, sum, sizeof(*sum), cudaMemcpyHostToDevice, s));
 }
 
-/* The summary from a kept block's header. */
+/* The summary from a kept block: the host's copy of its header, else the header. */
 static void
-summary_from(const char *block, exg_box_summary *sum, cudaStream_t s)
+summary_from(const exg_gpu_derived &kept, exg_box_summary *sum, cudaStream_t s)
 {
-	EXG_CUDA(cudaMemcpyAsync(sum, block, sizeof(*sum), cudaMemcpyDeviceToHost, s));
+	if (kept.head(sum, sizeof(*sum)))
+		return;
+	EXG_CUDA(cudaMemcpyAsync(sum, kept.p, sizeof(*sum), cudaMemcpyDeviceToHost, s));
 	EXG_CUDA(cudaStreamSynchronize(s));
 }
 
@@ -133,7 +135,7 @@ exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &
 		box.lend((double *) (kept.p + SUMMARY_BYTES), count);
 		if (!kept.make)
 		{
-			summary_from(kept.p, sum, s);
+			summary_from(kept, sum, s);
 			return true;
 		}
 	}
@@ -147,6 +149,7 @@ exg_gpu_side_exact_boxes(const exg_gpu_side &side, int naxes, exg_dbuf<double> &
 	if (!kept.make)
 		return false;
 	summary_into(kept.p, box.p, side.nprims, naxes, sum, s);
+	kept.set_head(sum, sizeof(*sum));
 	kept.done();
 	return true;
 }
@@ -192,8 +195,12 @@ struct kept_box_grid : exg_box_kept_grid
 		ref = gs.xyz.kept;
 		if (found.lookup(ref, key, s))
 		{
-			EXG_CUDA(cudaMemcpyAsync(&h, found.p, sizeof(h), cudaMemcpyDeviceToHost, s));
-			EXG_CUDA(cudaStreamSynchronize(s));
+			/* the header: the host's copy, else from the block */
+			if (!found.head(&h, sizeof(h)))
+			{
+				EXG_CUDA(cudaMemcpyAsync(&h, found.p, sizeof(h), cudaMemcpyDeviceToHost, s));
+				EXG_CUDA(cudaStreamSynchronize(s));
+			}
 			bg = h.bg;
 			entries = h.entries;
 			start = (const uint32_t *) (found.p + SUMMARY_BYTES);
@@ -216,6 +223,7 @@ struct kept_box_grid : exg_box_kept_grid
 		if (d.entries)
 			EXG_CUDA(cudaMemcpyAsync(made.p + items_at(g), d.items.p, sizeof(uint32_t) * d.entries,
 									 cudaMemcpyDeviceToDevice, s));
+		made.set_head(&h, sizeof(h));
 		made.done();
 	}
 };

@@ -298,10 +298,17 @@ exg_gpu_prepare_first(exg_gpu_side &side, bool keep, double *misc_d, double *hos
 	}
 	if (kept.p && !kept.make)
 	{
-		/* made by an earlier join: its box and extents, as that join left them */
+		/*
+		 * made by an earlier join: its box and extents, as that join left
+		 * them; the box from the host's copy of them where there is one
+		 * (no copy back and wait)
+		 */
 		EXG_CUDA(cudaMemcpyAsync(misc_d, kept.p, 9 * sizeof(double), cudaMemcpyDeviceToDevice, s));
-		EXG_CUDA(cudaMemcpyAsync(host_misc, misc_d, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
-		EXG_CUDA(cudaStreamSynchronize(s));
+		if (!kept.head(host_misc, 6 * sizeof(double)))
+		{
+			EXG_CUDA(cudaMemcpyAsync(host_misc, misc_d, 6 * sizeof(double), cudaMemcpyDeviceToHost, s));
+			EXG_CUDA(cudaStreamSynchronize(s));
+		}
 	}
 	else
 	{
@@ -324,6 +331,7 @@ exg_gpu_prepare_first(exg_gpu_side &side, bool keep, double *misc_d, double *hos
 	if (kept.make)
 	{
 		EXG_CUDA(cudaMemcpyAsync(kept.p, misc_d, 9 * sizeof(double), cudaMemcpyDeviceToDevice, s));
+		kept.set_head(host_misc, 6 * sizeof(double));
 		kept.done();
 	}
 }

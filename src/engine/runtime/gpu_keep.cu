@@ -55,6 +55,8 @@ struct keep_derived
 	size_t		bytes;
 	bool		ready;			/* filled: later joins wait for `made` on their stream */
 	cudaEvent_t made;
+	size_t		head_bytes;		/* its header's host copy (exg_gpu_kept_derived_head) */
+	char		head[EXG_KEPT_HEAD_MAX];
 };
 
 struct keep_copy
@@ -544,6 +546,33 @@ exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, cudaStream
 		}
 	(void) cudaFree(p);			/* unreachable: only its maker removes an entry */
 	return nullptr;
+}
+
+bool
+exg_gpu_kept_derived_head(void *ref, const void *p, void *head, size_t n, bool set)
+{
+	keep_copy  *c = (keep_copy *) ref;
+
+	if (c == nullptr || p == nullptr || n == 0 || n > EXG_KEPT_HEAD_MAX)
+		return false;
+
+	std::lock_guard<std::mutex> g(keep_lock);
+
+	for (keep_derived &x : c->derived)
+		if (x.p == p)
+		{
+			if (set)
+			{
+				memcpy(x.head, head, n);
+				x.head_bytes = n;
+				return true;
+			}
+			if (x.head_bytes != n)
+				return false;
+			memcpy(head, x.head, n);
+			return true;
+		}
+	return false;
 }
 
 void

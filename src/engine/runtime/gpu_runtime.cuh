@@ -172,6 +172,15 @@ void	   *exg_gpu_kept_derived(void *ref, const uint64_t key[4], size_t *bytes, c
 void		exg_gpu_kept_derived_done(void *ref, void *p, cudaStream_t s, bool ok);
 
 /*
+ * The host's copy of a derived block's header (what its maker knew on the
+ * host: a box, a summary, a grid), so that a join that finds the block
+ * reads it without a copy back and a wait: set (by the maker) or read
+ * (false: none of n bytes was set).
+ */
+#define EXG_KEPT_HEAD_MAX 256
+bool		exg_gpu_kept_derived_head(void *ref, const void *p, void *head, size_t n, bool set);
+
+/*
  * Free device memory held by kept copies on device no one uses now, least
  * recently used first, until at least bytes are freed; returns the bytes
  * freed. Bytes of such copies: exg_gpu_kept_evictable.
@@ -270,6 +279,15 @@ struct exg_gpu_derived
 		s = on;
 		p = kept_ref ? (char *) exg_gpu_kept_derived(kept_ref, key, &bytes, on, nullptr) : nullptr;
 		return p != nullptr;
+	}
+	/* its header's host copy: read (false: none), or set by its maker */
+	bool		head(void *out, size_t n) const
+	{
+		return exg_gpu_kept_derived_head(ref, p, out, n, false);
+	}
+	void		set_head(const void *in, size_t n) const
+	{
+		(void) exg_gpu_kept_derived_head(ref, p, const_cast<void *>(in), n, true);
 	}
 	/* made: its kernels are queued on s */
 	void		done()
