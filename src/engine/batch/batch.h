@@ -267,7 +267,9 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * whole join runs again on devices[0] and its error is returned, so that
  * the row named is the one a single join names. Without a usable GPU a
  * range's bind fails with EXG_ERR_DEVICE ("no device": fall back).
- * stats: the ranges' counters and phases summed, total_ns the wall time,
+ * stats: the ranges' counters and phases summed (hits, as the whole
+ * join's, the primitive or located pairs: each is found in one range),
+ * total_ns the wall time,
  * device_name "<k> ranges: <device>"; chunk_stats (nchunks entries, or
  * NULL): entry c the ranges of devices[c] (each range's own where one per
  * device), total_ns the longest wall time of them on its thread (entries

@@ -271,6 +271,7 @@ stats_add(exg_join_stats *sum, const exg_join_stats *s)
 	for (int k = 0; k < EXG_JOIN_PHASES; k++)
 		sum->phase_ns[k] += s->phase_ns[k];
 	sum->grid_entries += s->grid_entries;
+	sum->hits += s->hits;		/* primitive (or located) pairs: each found in one range */
 	sum->cell_pairs += s->cell_pairs;
 	sum->candidates += s->candidates;
 	sum->unknown_first += s->unknown_first;
@@ -648,7 +649,6 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 		for (int c = 0; c < k; c++)
 			stats_add(stats, &jobs[c].stats);
 		memcpy(stats->grid_dims, jobs[0].stats.grid_dims, sizeof(stats->grid_dims));
-		stats->hits = *nrows_out;
 		device_names(jobs, k, stats->device_name, sizeof(stats->device_name));
 		if (chunk_stats)
 		{
