@@ -331,6 +331,12 @@ device_names(const chunk_job *jobs, int k, char *out, size_t size)
  * two, 4.04 with three; the large mine 2.58, 2.24, 2.66.
  */
 #define NEW_SIDE_RANGES 2
+/*
+ * ... while the ranges number at most this: on 4 x H200 two per GPU were
+ * slower than one (the doubled mine 4.04 ms against 3.19; the large 3.54
+ * against 2.41): eight ranges' host steps crowd one process.
+ */
+#define NEW_SIDE_RANGES_MAX 4
 
 typedef struct job_batch
 {
@@ -518,7 +524,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			exg_gpu_kept_covers(big->tri, sizeof(uint32_t) * 3 * big->nprims))
 		{
 			split_side = 1 - split_side;
-			if (nchunks > 1)
+			if (nchunks > 1 && nchunks * NEW_SIDE_RANGES <= NEW_SIDE_RANGES_MAX)
 				k = nchunks * NEW_SIDE_RANGES;
 		}
 	}
