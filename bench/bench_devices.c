@@ -203,6 +203,23 @@ report(const char *what, const run_result *r, int k, double one_ms)
 	}
 }
 
+/* per ranges of one side (0: holes, 1: bodies) on each of the ndev GPUs, reported */
+static void
+per_gpu(exg_batch *L, exg_batch *R, const int *all, int ndev, int per, int split_side, int reps,
+		const uint64_t *ref, size_t nref, double one_ms)
+{
+	char		what[64];
+	int			dev[32];
+	run_result	r;
+
+	for (int c = 0; c < per * ndev; c++)
+		dev[c] = all[c % ndev];
+	r = run(L, R, dev, per * ndev, split_side, reps, ref, nref, "every GPU");
+	snprintf(what, sizeof(what), "%d range%s of %s per GPU", per, per > 1 ? "s" : "",
+			 split_side ? "bodies" : "holes");
+	report(what, &r, per * ndev, one_ms);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -340,29 +357,9 @@ main(int argc, char **argv)
 		report(what, &r, k, one.ms);
 	}
 	for (int per = 1; per <= 4 && ndev > 1; per *= 2)
-	{
-		char		what[64];
-		int			dev[32];
-		run_result	r;
-
-		for (int c = 0; c < per * ndev; c++)
-			dev[c] = all[c % ndev];
-		r = run(&holes, &kept, dev, per * ndev, 1, reps, ref, nref, "every GPU");
-		snprintf(what, sizeof(what), "%d range%s of bodies per GPU", per, per > 1 ? "s" : "");
-		report(what, &r, per * ndev, one.ms);
-	}
+		per_gpu(&holes, &kept, all, ndev, per, 1, reps, ref, nref, one.ms);
 	for (int per = 1; per <= 4 && ndev > 1; per++)
-	{
-		char		what[64];
-		int			dev[32];
-		run_result	r;
-
-		for (int c = 0; c < per * ndev; c++)
-			dev[c] = all[c % ndev];
-		r = run(&holes, &kept, dev, per * ndev, 0, reps, ref, nref, "every GPU");
-		snprintf(what, sizeof(what), "%d range%s of holes per GPU", per, per > 1 ? "s" : "");
-		report(what, &r, per * ndev, one.ms);
-	}
+		per_gpu(&holes, &kept, all, ndev, per, 0, reps, ref, nref, one.ms);
 	if (ndev > 1)
 	{
 		/* the GPU service's call: the side and ranges per device left to the engine */

@@ -135,27 +135,8 @@ struct phase_clock
 	cudaEvent_t ev[EXG_JOIN_PHASES + 1];
 	bool		recorded[EXG_JOIN_PHASES + 1] = {};
 
-	phase_clock()
-	{
-		for (auto &e : ev)
-			e = nullptr;
-		try
-		{
-			for (auto &e : ev)
-				e = exg_gpu_event_take();
-		}
-		catch (...)
-		{
-			for (auto &e : ev)
-				exg_gpu_event_give(e);
-			throw;
-		}
-	}
-	~phase_clock()
-	{
-		for (auto &e : ev)
-			exg_gpu_event_give(e);
-	}
+	phase_clock() { exg_gpu_events_take(ev, EXG_JOIN_PHASES + 1); }
+	~phase_clock() { exg_gpu_events_give(ev, EXG_JOIN_PHASES + 1); }
 	/* mark the end of a phase (index + 1) or the start (index 0) */
 	void		mark(int slot, cudaStream_t s)
 	{

@@ -29,24 +29,13 @@ exg_gpu_tester::exg_gpu_tester(const exg_gpu_side &a_, const exg_gpu_side &b_, i
 	  boxes_only(opt->boxes_only), s(s_), hits(hits_cap), unknown(wave_cap), counts_d(1),
 	  counts_h(pinned_counts)
 {
-	try
-	{
-		for (auto &e : refine_ev)
-			e = exg_gpu_event_take();
-	}
-	catch (...)
-	{
-		/* the constructor throws: the destructor will not run */
-		for (auto &e : refine_ev)
-			exg_gpu_event_give(e);
-		throw;
-	}
+	/* gives back what it took before it throws: the destructor will not run */
+	exg_gpu_events_take(refine_ev, 2);
 }
 
 exg_gpu_tester::~exg_gpu_tester()
 {
-	for (auto &e : refine_ev)
-		exg_gpu_event_give(e);
+	exg_gpu_events_give(refine_ev, 2);
 }
 
 void

@@ -191,6 +191,33 @@ exg_gpu_event_take()
 }
 
 void
+exg_gpu_events_take(cudaEvent_t *e, int n)
+{
+	for (int i = 0; i < n; i++)
+		e[i] = nullptr;
+	try
+	{
+		for (int i = 0; i < n; i++)
+			e[i] = exg_gpu_event_take();
+	}
+	catch (...)
+	{
+		exg_gpu_events_give(e, n);
+		throw;
+	}
+}
+
+void
+exg_gpu_events_give(cudaEvent_t *e, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		exg_gpu_event_give(e[i]);
+		e[i] = nullptr;
+	}
+}
+
+void
 exg_gpu_event_give(cudaEvent_t e)
 {
 	exg_gpu_context *c = exg_gpu_context_current();

@@ -102,6 +102,10 @@ exg_gpu_context *exg_gpu_context_current();
 cudaEvent_t exg_gpu_event_take();
 void		exg_gpu_event_give(cudaEvent_t e);
 
+/* n of them into e (all given back if one cannot be had, and the error thrown), and back */
+void		exg_gpu_events_take(cudaEvent_t *e, int n);
+void		exg_gpu_events_give(cudaEvent_t *e, int n);
+
 /*
  * A trace mark after the GPU work queued on s (trace.h): when tracing, the
  * stream is waited for first, so that the mark ends that work's own time.
