@@ -606,6 +606,38 @@ main(int argc, char **argv)
 		run_case("boxes in shared cells, none meet", &sa, &sb);
 	}
 
+	/*
+	 * Every pair meets: 300 near copies of a flat triangle, pierced by 300
+	 * near copies of an upright one. The GPU box join's pairs outnumber what
+	 * its first chunk's buffer was sized for (a rate of pairs per comparison
+	 * guessed for the exact join), so that chunk is computed again in parts.
+	 */
+	{
+		enum {N = 300};
+		double	   *xa = malloc(sizeof(double) * 9 * N),
+				   *xb = malloc(sizeof(double) * 9 * N);
+		uint32_t   *t = malloc(sizeof(uint32_t) * 3 * N);
+		static const double flat[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0},
+					upright[9] = {0.25, 0.25, -1, 0.25, 0.25, 1, 0.5, 0.25, 1};
+
+		for (int i = 0; i < N; i++)
+			for (int k = 0; k < 9; k++)
+			{
+				xa[9 * i + k] = flat[k] + (k % 3 == 0 ? i * 1e-6 : 0);
+				xb[9 * i + k] = upright[k] + (k % 3 == 1 ? i * 1e-6 : 0);
+				t[3 * i + k / 3] = (uint32_t) (3 * i + k / 3);
+			}
+		{
+			exg_prim_set sa = {xa, 3 * N, t, N, 3, 0},
+						sb = {xb, 3 * N, t, N, 3, 0};
+
+			run_case("stacked triangles, every pair meets", &sa, &sb);
+		}
+		free(xa);
+		free(xb);
+		free(t);
+	}
+
 	/* A non-finite coordinate: the box-join stage refuses it, on each device. */
 	{
 		static const double xyz[] = {0, 0, 0, 1, 1, 1, NAN, 0, 0, 1, 0, 0};

@@ -257,7 +257,8 @@ exg_status	exg_batch_join_as(exg_batch *L, const exg_batch *R, exg_batch_join_mo
  * primitives, or in an intersects join on GPUs the other one when that
  * side is kept on the devices (each keeps it prepared whole, see
  * exg_gpu_kept_derived), then in two ranges per listed device when
- * several are listed (device c runs ranges c and c + nchunks). Keep the side that is not cut on the devices
+ * two are listed (device c runs ranges c and c + nchunks; more ranges
+ * than four were slower). Keep the side that is not cut on the devices
  * (exg_gpu_keep) and it is uploaded once per device, not once per join;
  * a cut side kept there is not uploaded either (each range is a slice of
  * it).

@@ -563,7 +563,8 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			stage_held = true;
 			if (stage_whole(W, &staged))
 				W = &staged;
-			else if (stage_whole(S, &staged))
+			else if (exg_gpu_kept_covers(W->xyz, sizeof(double) * 3 * W->nverts) &&
+					 stage_whole(S, &staged))
 				C = &staged;
 		}
 		for (int c = 0; c < k; c++)

@@ -42,6 +42,7 @@ solid_set_of(const exg_batch *B, bool only_flagged, exg_solid_set *S, uint32_t *
 	S->tris.xyz = B->xyz;
 	S->tris.nverts = (uint32_t) B->nverts;
 	S->tris.arity = 3;
+	S->tris.slice = false;
 	S->nbodies = (uint32_t) B->nrows;
 	*tri = NULL;
 	*body = NULL;

@@ -517,8 +517,11 @@ exg_gpu_box_join_device(const double *boxA, uint32_t na, const double *boxB, uin
 
 		~nearest_scope() { exg_round_restore(saved); }
 	}			nearest;
-	/* a share of the caller's budget, as measured (0: measured here) */
-	exg_box_budget budget = memory_limit ? exg_box_budget(memory_limit, true) : exg_box_budget(0);
+	/*
+	 * measured again, the caller's share its ceiling: another range may
+	 * have taken memory on the device since the caller measured
+	 */
+	exg_box_budget budget(memory_limit);
 	exg_box_side_d side[2];
 	exg_box_summary sum[2];
 	const uint32_t no_offset[2] = {0, 0};

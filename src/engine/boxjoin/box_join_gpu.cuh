@@ -42,8 +42,6 @@ struct exg_box_budget
 	size_t		held = 0;
 
 	explicit	exg_box_budget(size_t opt_limit) : limit(exg_gpu_budget(opt_limit)) {}
-	/* a share of a budget the caller has measured already */
-	exg_box_budget(size_t share, bool) : limit(share) {}
 	size_t		left() const { return limit - held; }
 	void		check(size_t bytes) const
 	{
@@ -192,8 +190,7 @@ struct exg_box_kept_grid
 
 /*
  * The box join of boxes already on the device (2 * naxes doubles each, A
- * then B), within memory_limit bytes (a share of a budget the caller
- * measured; 0: 80% of free, measured here), its pairs left on
+ * then B), within memory_limit bytes (0: 80% of free), its pairs left on
  * the device for c. Throws on failure: exg_gpu_oom (no split here: the
  * caller owns the inputs), EXG_ERR_ARGUMENT for a box with a non-finite
  * coordinate (lo <= hi holds for primitive boxes). opt: grid_cells.

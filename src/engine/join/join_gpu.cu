@@ -86,6 +86,8 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 {
 	size_t		nidx = (size_t) S->arity * S->nprims;
 	uint32_t	span[2] = {0, S->nverts ? S->nverts - 1 : 0};
+	bool		none = S->nverts == 0 || (S->slice && nidx == 0);	/* a range of no
+																	 * primitive reads no vertex */
 
 	d.nprims = S->nprims;
 	d.arity = S->arity;
@@ -93,17 +95,19 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 	d.host_vidx = S->vidx;
 	/* kept memory (the resident store's bodies) from its device copy, the rest uploaded */
 	exg_gpu_upload_array(d.vidx, S->vidx, nidx, s);
-	if (S->slice && nidx > 0 && !exg_gpu_kept_covers(S->xyz, sizeof(double) * 3 * S->nverts))
+	if (!none && S->slice && !exg_gpu_kept_covers(S->xyz, sizeof(double) * 3 * S->nverts))
 	{
 		/*
 		 * A range of rows: the vertices its indices name, found here (a
 		 * pass over them on the host took 0.3-0.4 ms of a 4 ms range),
 		 * are all that is copied and prepared
 		 */
-		exg_dbuf<uint32_t> span_d(2);
+		exg_dbuf<uint32_t> span_d;
 		const uint32_t init[2] = {UINT32_MAX, 0};
 		unsigned	blocks = (unsigned) std::min<size_t>((nidx + 255) / 256, 1024);
 
+		/* of the upload's stream, which may not be the context's */
+		span_d.alloc(2, s);
 		/* pageable: both copies done when the calls return */
 		EXG_CUDA(cudaMemcpyAsync(span_d.p, init, sizeof(init), cudaMemcpyHostToDevice, s));
 		k_index_span<<<blocks, 256, 0, s>>>(d.vidx.p, nidx, span_d.p);
@@ -111,8 +115,8 @@ exg_gpu_upload_side(exg_gpu_side &d, const exg_prim_set *S, cudaStream_t s)
 		EXG_CUDA(cudaMemcpyAsync(span, span_d.p, sizeof(span), cudaMemcpyDeviceToHost, s));
 		EXG_CUDA(cudaStreamSynchronize(s));
 	}
-	d.vfirst = S->nverts ? span[0] : 0;
-	d.nverts = S->nverts ? span[1] + 1 : 0;
+	d.vfirst = none ? 0 : span[0];
+	d.nverts = none ? 0 : span[1] + 1;
 	exg_gpu_upload_array(d.xyz, S->xyz, (size_t) 3 * d.nverts, s, (size_t) 3 * d.vfirst);
 }
 
@@ -221,7 +225,10 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	 * the copy stream (staged by this thread where pageable) while the
 	 * device makes them, then its own, and the joint box ----
 	 */
-	bool		b_first = B->nverts >= A->nverts;
+	bool		a_kept = exg_gpu_kept_covers(A->xyz, sizeof(double) * 3 * A->nverts),
+				b_kept = exg_gpu_kept_covers(B->xyz, sizeof(double) * 3 * B->nverts);
+	/* a side kept on the device first (its prepared blocks are kept with it) */
+	bool		b_first = a_kept != b_kept ? b_kept : B->nverts >= A->nverts;
 	exg_gpu_side &first = b_first ? b : a,
 			   &second = b_first ? a : b;
 	cudaStream_t cs = ctx->copy_stream;

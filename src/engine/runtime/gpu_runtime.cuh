@@ -118,7 +118,8 @@ exg_trace_sync(cudaStream_t s, const char *label)
 	static thread_local cudaStream_t last_s[8];
 	static thread_local int last[8];
 
-	if (exg_trace_on)
+	/* never with an error pending: the join's own check must see it (it is not cleared here) */
+	if (exg_trace_on && cudaPeekAtLastError() == cudaSuccess)
 	{
 		exg_gpu_context *c = exg_gpu_context_current();
 		int			d = c && c->device >= 0 && c->device < 8 ? c->device : -1;

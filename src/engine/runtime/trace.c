@@ -40,6 +40,9 @@ exg_trace_mark_gpu(const char *label, int device, float gpu_ms)
 
 	if (my_thread < 0)
 		my_thread = __atomic_fetch_add(&next_thread, 1, __ATOMIC_RELAXED);
+	/* full: not counted further (the cursor would wrap) */
+	if (__atomic_load_n(&next_entry, __ATOMIC_RELAXED) >= EXG_TRACE_MAX)
+		return;
 	i = __atomic_fetch_add(&next_entry, 1, __ATOMIC_RELAXED);
 	if (i >= EXG_TRACE_MAX)
 		return;

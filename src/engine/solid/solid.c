@@ -44,6 +44,7 @@ exg_solid_edge_report(exg_prepared *g, exg_edge_report *rep, size_t *ntriangles,
 	T.vidx = vidx;
 	T.nprims = (uint32_t) n;
 	T.arity = 3;
+	T.slice = false;
 	st = exg_mesh_edges(&T, body, 1, rep, err);
 	free(vidx);
 	free(body);

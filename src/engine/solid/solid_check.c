@@ -242,6 +242,7 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 	T.vidx = vidx;
 	T.nprims = (uint32_t) n;
 	T.arity = 3;
+	T.slice = false;
 	if ((st = exg_mesh_edges(&T, one, 1, &rep, err)) != EXG_OK)
 		goto done;
 	if (n == 0 || rep.odd)
