@@ -129,6 +129,14 @@ slice_of(const exg_batch *b, size_t p0, size_t p1)
 #define STAGE_ALIGN ((size_t) 64)
 #define STAGE_PIECE ((size_t) 1 << 20)
 
+/* Are b's vertices and triangles kept on the devices (the resident bodies)? */
+static bool
+kept_on_devices(const exg_batch *b)
+{
+	return exg_gpu_kept_covers(b->xyz, sizeof(double) * 3 * b->nverts) &&
+		exg_gpu_kept_covers(b->tri, sizeof(uint32_t) * 3 * b->nprims);
+}
+
 static pthread_mutex_t stage_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *stage_buf;
 static size_t stage_cap;
@@ -142,8 +150,7 @@ stage_whole(const exg_batch *W, exg_batch *view)
 				at = (xb + STAGE_ALIGN - 1) / STAGE_ALIGN * STAGE_ALIGN;
 
 	/* small, large, kept on the devices (the resident bodies), or page-locked already */
-	if (at + tb < STAGE_MIN || at + tb > STAGE_MAX ||
-		(exg_gpu_kept_covers(W->xyz, xb) && exg_gpu_kept_covers(W->tri, tb)) ||
+	if (at + tb < STAGE_MIN || at + tb > STAGE_MAX || kept_on_devices(W) ||
 		(exg_host_uploads_direct(W->xyz, xb) && exg_host_uploads_direct(W->tri, tb)))
 		return false;
 	if (at + tb > stage_cap)
@@ -519,9 +526,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 		const exg_batch *big = R->nprims > L->nprims ? R : L;
 
 		split_side = big == R ? 1 : 0;
-		if (road == ROAD_JOIN && devices[0] >= 0 &&
-			exg_gpu_kept_covers(big->xyz, sizeof(double) * 3 * big->nverts) &&
-			exg_gpu_kept_covers(big->tri, sizeof(uint32_t) * 3 * big->nprims))
+		if (road == ROAD_JOIN && devices[0] >= 0 && kept_on_devices(big))
 		{
 			split_side = 1 - split_side;
 			if (nchunks > 1 && nchunks * NEW_SIDE_RANGES <= NEW_SIDE_RANGES_MAX)
@@ -563,8 +568,7 @@ exg_batch_join_devices(exg_batch *L, const exg_batch *R, exg_batch_join_mode mod
 			stage_held = true;
 			if (stage_whole(W, &staged))
 				W = &staged;
-			else if (exg_gpu_kept_covers(W->xyz, sizeof(double) * 3 * W->nverts) &&
-					 stage_whole(S, &staged))
+			else if (kept_on_devices(W) && stage_whole(S, &staged))
 				C = &staged;
 		}
 		for (int c = 0; c < k; c++)
