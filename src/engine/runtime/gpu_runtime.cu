@@ -231,6 +231,39 @@ exg_gpu_event_give(cudaEvent_t e)
 }
 
 void
+exg_trace_sync_slow(cudaStream_t s, const char *label)
+{
+	/* per device, the thread's last mark's event and its stream: the GPU's own time between two */
+	static thread_local cudaEvent_t ev[8][2];
+	static thread_local cudaStream_t last_s[8];
+	static thread_local int last[8];
+	exg_gpu_context *c = exg_gpu_context_current();
+	int			d = c && c->device >= 0 && c->device < 8 ? c->device : -1;
+	float		ms = -1;
+	bool		timed = false;
+
+	/* never with an error pending: the join's own check must see it (it is not cleared here) */
+	if (cudaPeekAtLastError() != cudaSuccess)
+		return;
+	if (d >= 0 && ev[d][0] == nullptr &&
+		(cudaEventCreate(&ev[d][0]) != cudaSuccess || cudaEventCreate(&ev[d][1]) != cudaSuccess))
+		ev[d][0] = nullptr;
+	if (d >= 0 && ev[d][0])
+		timed = cudaEventRecord(ev[d][last[d] ^ 1], s) == cudaSuccess;
+	(void) cudaStreamSynchronize(s);
+	if (timed && last_s[d] == s &&
+		cudaEventElapsedTime(&ms, ev[d][last[d]], ev[d][last[d] ^ 1]) != cudaSuccess)
+		ms = -1;
+	(void) cudaGetLastError();
+	if (timed)
+	{
+		last[d] ^= 1;
+		last_s[d] = s;
+	}
+	exg_trace_record(label, c ? c->device : -1, ms);
+}
+
+void
 exg_gpu_stream_idle()
 {
 	exg_gpu_context *c = exg_gpu_context_current();

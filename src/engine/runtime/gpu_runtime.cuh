@@ -110,39 +110,13 @@ void		exg_gpu_events_give(cudaEvent_t *e, int n);
  * A trace mark after the GPU work queued on s (trace.h): when tracing, the
  * stream is waited for first, so that the mark ends that work's own time.
  */
+void		exg_trace_sync_slow(cudaStream_t s, const char *label);
+
 inline void
 exg_trace_sync(cudaStream_t s, const char *label)
 {
-	/* per device, the thread's last mark's event and its stream: the GPU's own time between two */
-	static thread_local cudaEvent_t ev[8][2];
-	static thread_local cudaStream_t last_s[8];
-	static thread_local int last[8];
-
-	/* never with an error pending: the join's own check must see it (it is not cleared here) */
-	if (exg_trace_on && cudaPeekAtLastError() == cudaSuccess)
-	{
-		exg_gpu_context *c = exg_gpu_context_current();
-		int			d = c && c->device >= 0 && c->device < 8 ? c->device : -1;
-		float		ms = -1;
-		bool		timed = false;
-
-		if (d >= 0 && ev[d][0] == nullptr &&
-			(cudaEventCreate(&ev[d][0]) != cudaSuccess || cudaEventCreate(&ev[d][1]) != cudaSuccess))
-			ev[d][0] = nullptr;
-		if (d >= 0 && ev[d][0])
-			timed = cudaEventRecord(ev[d][last[d] ^ 1], s) == cudaSuccess;
-		(void) cudaStreamSynchronize(s);
-		if (timed && last_s[d] == s &&
-			cudaEventElapsedTime(&ms, ev[d][last[d]], ev[d][last[d] ^ 1]) != cudaSuccess)
-			ms = -1;
-		(void) cudaGetLastError();
-		if (timed)
-		{
-			last[d] ^= 1;
-			last_s[d] = s;
-		}
-		exg_trace_mark_gpu(label, c ? c->device : -1, ms);
-	}
+	if (exg_trace_on)
+		exg_trace_sync_slow(s, label);
 }
 
 /*

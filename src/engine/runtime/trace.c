@@ -28,13 +28,7 @@ exg_trace_enable(bool on)
 }
 
 void
-exg_trace_mark_slow(const char *label, int device)
-{
-	exg_trace_mark_gpu(label, device, -1);
-}
-
-void
-exg_trace_mark_gpu(const char *label, int device, float gpu_ms)
+exg_trace_record(const char *label, int device, float gpu_ms)
 {
 	int			i;
 

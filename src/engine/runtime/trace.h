@@ -34,15 +34,17 @@ extern volatile bool exg_trace_on;
 /* Turn recording on or off; on clears what was recorded. */
 void		exg_trace_enable(bool on);
 
-/* Record label now (no-op when off; entries beyond EXG_TRACE_MAX are dropped). */
-void		exg_trace_mark_slow(const char *label, int device);
-void		exg_trace_mark_gpu(const char *label, int device, float gpu_ms);
+/*
+ * Record label now, with the thread's device (or -1) and the GPU's time
+ * since the last mark (or -1); entries beyond EXG_TRACE_MAX are dropped.
+ */
+void		exg_trace_record(const char *label, int device, float gpu_ms);
 
 static inline void
 exg_trace_mark(const char *label)
 {
 	if (exg_trace_on)
-		exg_trace_mark_slow(label, -1);
+		exg_trace_record(label, -1, -1);
 }
 
 /* Copy up to max entries recorded since enable, in time order; their count. */
