@@ -7,6 +7,7 @@
 #if defined(EXG_WITH_CUDA) && __has_include(<cupti_activity.h>)
 
 #include <cupti_activity.h>
+#include <cupti_callbacks.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,10 +17,14 @@ typedef struct span
 {
 	uint64_t	start,
 				end;
-	uint32_t	device,
-				stream;
+	uint32_t	device,			/* HOST_DEVICE: a runtime API call */
+				stream;			/* of a call: its thread, numbered from 0 */
 	char		what[64];
 } span;
+
+#define HOST_DEVICE 99
+#define THREADS_MAX 64
+#define API_SHOWN_NS 5000		/* calls shorter than this are summed, not listed */
 
 #define SPANS_MAX 65536
 
@@ -32,10 +37,26 @@ static CUptiResult (*p_enable) (CUpti_ActivityKind);
 static CUptiResult (*p_disable) (CUpti_ActivityKind);
 static CUptiResult (*p_flush) (uint32_t);
 static CUptiResult (*p_next) (uint8_t *, size_t, CUpti_Activity **);
+static CUptiResult (*p_cbname) (CUpti_CallbackDomain, uint32_t, const char **);
+static uint32_t thread_ids[THREADS_MAX];
+static int	nthreads;
 
 static const CUpti_ActivityKind kinds[] = {
-	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET
+	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET,
+	CUPTI_ACTIVITY_KIND_RUNTIME
 };
+
+/* A host thread's number in the listing. */
+static uint32_t
+thread_no(uint32_t id)
+{
+	for (int i = 0; i < nthreads; i++)
+		if (thread_ids[i] == id)
+			return (uint32_t) i;
+	if (nthreads < THREADS_MAX)
+		thread_ids[nthreads++] = id;
+	return (uint32_t) (nthreads - 1);
+}
 
 static void
 buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
@@ -90,6 +111,16 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, s
 			snprintf(what, sizeof(what), "memset %llu B", (unsigned long long) m->bytes);
 			add(m->start, m->end, m->deviceId, m->streamId, what);
 		}
+		else if (r->kind == CUPTI_ACTIVITY_KIND_RUNTIME)
+		{
+			CUpti_ActivityAPI *a = (CUpti_ActivityAPI *) r;
+			const char *name = NULL;
+
+			if (!p_cbname || p_cbname(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name) != CUPTI_SUCCESS)
+				name = NULL;
+			snprintf(what, sizeof(what), "api %s", name ? name : "?");
+			add(a->start, a->end, HOST_DEVICE, thread_no(a->threadId), what);
+		}
 	}
 	free(buffer);
 }
@@ -113,6 +144,8 @@ kernel_trace_start(void)
 		p_disable = (CUptiResult (*) (CUpti_ActivityKind)) dlsym(lib, "cuptiActivityDisable");
 		p_flush = (CUptiResult (*) (uint32_t)) dlsym(lib, "cuptiActivityFlushAll");
 		p_next = (CUptiResult (*) (uint8_t *, size_t, CUpti_Activity **)) dlsym(lib, "cuptiActivityGetNextRecord");
+		p_cbname = (CUptiResult (*) (CUpti_CallbackDomain, uint32_t, const char **))
+			dlsym(lib, "cuptiGetCallbackName");
 		if (!p_register || !p_enable || !p_disable || !p_flush || !p_next ||
 			p_register(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
 		{
@@ -124,6 +157,7 @@ kernel_trace_start(void)
 		spans = malloc(sizeof(span) * SPANS_MAX);
 	}
 	nspans = 0;
+	nthreads = 0;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (p_enable(kinds[i]) != CUPTI_SUCCESS)
 			fprintf(stderr, "kernel_trace: activity kind %d not enabled\n", (int) kinds[i]);
@@ -139,6 +173,54 @@ by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/*
+ * Per host thread: its span, the time inside runtime calls by name (the
+ * rest of the span is the host's own work or idle), the calls counted.
+ */
+static void
+summarize_threads(FILE *out, uint64_t t0)
+{
+	for (int t = 0; t < nthreads; t++)
+	{
+		char		names[32][64];
+		uint64_t	ns[32] = {0},
+					calls[32] = {0},
+					first = UINT64_MAX,
+					last = 0,
+					inside = 0;
+		int			nn = 0;
+
+		for (int i = 0; i < nspans; i++)
+		{
+			const span *x = &spans[i];
+			int			k;
+
+			if (x->device != HOST_DEVICE || x->stream != (uint32_t) t)
+				continue;
+			first = x->start < first ? x->start : first;
+			last = x->end > last ? x->end : last;
+			inside += x->end - x->start;
+			for (k = 0; k < nn && strcmp(names[k], x->what) != 0; k++)
+				;
+			if (k == nn && nn < 32)
+				snprintf(names[nn++], 64, "%s", x->what);
+			if (k < nn)
+			{
+				ns[k] += x->end - x->start;
+				calls[k]++;
+			}
+		}
+		if (first == UINT64_MAX)
+			continue;
+		fprintf(out, "\nhost thread %d: %.1f to %.1f us; inside runtime calls %.1f us:", t,
+				(first - t0) / 1e3, (last - t0) / 1e3, inside / 1e3);
+		for (int k = 0; k < nn; k++)
+			if (ns[k] >= 2000)
+				fprintf(out, " %s %.1f (%llu)", names[k] + 4, ns[k] / 1e3, (unsigned long long) calls[k]);
+		fprintf(out, "\n");
+	}
+}
+
 void
 kernel_trace_stop(FILE *out)
 {
@@ -152,10 +234,22 @@ kernel_trace_stop(FILE *out)
 	p_flush(1);
 	qsort(spans, (size_t) nspans, sizeof(span), by_start);
 	t0 = nspans ? spans[0].start : 0;
-	fprintf(out, "  start_us    dur_us  dev stream  what\n");
+	fprintf(out, "  start_us    dur_us  dev stream  what (host: runtime calls of %d us or more, by thread)\n",
+			API_SHOWN_NS / 1000);
 	for (int i = 0; i < nspans; i++)
-		fprintf(out, "%10.1f %9.1f  %3u %6u  %s\n", (spans[i].start - t0) / 1e3,
-				(spans[i].end - spans[i].start) / 1e3, spans[i].device, spans[i].stream, spans[i].what);
+	{
+		const span *x = &spans[i];
+
+		if (x->device == HOST_DEVICE && x->end - x->start < API_SHOWN_NS)
+			continue;
+		if (x->device == HOST_DEVICE)
+			fprintf(out, "%10.1f %9.1f  host thread %2u  %s\n", (x->start - t0) / 1e3,
+					(x->end - x->start) / 1e3, x->stream, x->what);
+		else
+			fprintf(out, "%10.1f %9.1f  %3u %6u  %s\n", (x->start - t0) / 1e3,
+					(x->end - x->start) / 1e3, x->device, x->stream, x->what);
+	}
+	summarize_threads(out, t0);
 }
 
 #else
@@ -165,6 +259,54 @@ kernel_trace_start(void)
 {
 	fprintf(stderr, "kernel_trace: built without CUDA or CUPTI's headers\n");
 	return false;
+}
+
+/*
+ * Per host thread: its span, the time inside runtime calls by name (the
+ * rest of the span is the host's own work or idle), the calls counted.
+ */
+static void
+summarize_threads(FILE *out, uint64_t t0)
+{
+	for (int t = 0; t < nthreads; t++)
+	{
+		char		names[32][64];
+		uint64_t	ns[32] = {0},
+					calls[32] = {0},
+					first = UINT64_MAX,
+					last = 0,
+					inside = 0;
+		int			nn = 0;
+
+		for (int i = 0; i < nspans; i++)
+		{
+			const span *x = &spans[i];
+			int			k;
+
+			if (x->device != HOST_DEVICE || x->stream != (uint32_t) t)
+				continue;
+			first = x->start < first ? x->start : first;
+			last = x->end > last ? x->end : last;
+			inside += x->end - x->start;
+			for (k = 0; k < nn && strcmp(names[k], x->what) != 0; k++)
+				;
+			if (k == nn && nn < 32)
+				snprintf(names[nn++], 64, "%s", x->what);
+			if (k < nn)
+			{
+				ns[k] += x->end - x->start;
+				calls[k]++;
+			}
+		}
+		if (first == UINT64_MAX)
+			continue;
+		fprintf(out, "\nhost thread %d: %.1f to %.1f us; inside runtime calls %.1f us:", t,
+				(first - t0) / 1e3, (last - t0) / 1e3, inside / 1e3);
+		for (int k = 0; k < nn; k++)
+			if (ns[k] >= 2000)
+				fprintf(out, " %s %.1f (%llu)", names[k] + 4, ns[k] / 1e3, (unsigned long long) calls[k]);
+		fprintf(out, "\n");
+	}
 }
 
 void
