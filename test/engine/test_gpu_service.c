@@ -934,6 +934,52 @@ test_slice_vertices(const inputs *in)
 }
 
 /*
+ * The context's cache of device blocks: a GPU join leaves its small
+ * buffers there (counted free, never in use), the same join again reuses
+ * them (the cache does not grow), a trim gives them all back to the pool,
+ * and every join gives the CPU's pairs.
+ */
+static void
+test_context_cache(const inputs *in)
+{
+	exg_join_options opt;
+	rows		cpu = {0},
+				got[2] = {{0}, {0}};
+	exg_error	err = {0};
+	size_t		cached[2] = {0, 0},
+				given;
+
+	exg_join_options_default(&opt);
+	opt.device = EXG_DEVICE_CPU;
+	CHECK(exg_batch_join_as(in->holes, in->bodies, EXG_BATCH_INTERSECTS, &opt, &cpu.p, &cpu.n,
+							NULL, &err) == EXG_OK, "CPU: %s", err.message);
+	(void) exg_gpu_device_cache_trim(0);
+	CHECK(exg_gpu_device_cached_bytes(0) == 0, "nothing cached after a trim");
+	opt.device = EXG_DEVICE_GPU;
+	for (int r = 0; r < 2; r++)
+	{
+		CHECK(exg_batch_join_as(in->holes, in->bodies, EXG_BATCH_INTERSECTS, &opt, &got[r].p,
+								&got[r].n, NULL, &err) == EXG_OK, "GPU join %d: %s", r, err.message);
+		CHECK(same_rows(&got[r], &cpu), "GPU join %d: %zu pairs, CPU %zu", r, got[r].n, cpu.n);
+		cached[r] = exg_gpu_device_cached_bytes(0);
+		pool_empty("after a join with the cache");
+	}
+	CHECK(cached[0] > 0, "the first join left no block in the cache");
+	CHECK(cached[1] == cached[0], "the same join again: %zu bytes cached, first %zu", cached[1],
+		  cached[0]);
+	given = exg_gpu_device_cache_trim(0);
+	CHECK(given == cached[1], "a trim gave %zu bytes of %zu cached", given, cached[1]);
+	CHECK(exg_gpu_device_cached_bytes(0) == 0, "%zu bytes cached after a trim",
+		  exg_gpu_device_cached_bytes(0));
+	pool_empty("after the cache's trim");
+	printf("ok   the context's cache: %zu bytes kept by a join, reused by the next, given back\n",
+		   cached[0]);
+	free(cpu.p);
+	free(got[0].p);
+	free(got[1].p);
+}
+
+/*
  * A kept layer of flat triangles (z = 0) joined by the box join against
  * segments in its plane (two axes), then against segments leaving it
  * (three), then in the plane again: the blocks kept with the layer are per
@@ -1320,6 +1366,7 @@ main(int argc, char **argv)
 			test_keep(&in, ref);
 			test_keep_flat();
 			test_slice_vertices(&in);
+			test_context_cache(&in);
 			test_devices(&in, ref, ndev);
 			pool_empty("at the end");
 			if (timings)

@@ -143,6 +143,19 @@ int			exg_gpu_thread_device(void);
 void		exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved,
 									   size_t *free_bytes);
 
+/*
+ * Device memory of device's contexts kept for their next joins (blocks of
+ * up to 64 MB, at most 1 GB a context: a join makes some 30 allocations,
+ * and each from the pool cost 15-20 us of host time between two of the
+ * device's steps). Counted free for joins (the budget) and never in use
+ * (exg_gpu_device_memory_info); an allocation that fails gives every cache
+ * of the device back first. 0 for a device this process never used.
+ */
+size_t		exg_gpu_device_cached_bytes(int device);
+
+/* Give every cache of device's contexts back to the device's pool; the bytes given. */
+size_t		exg_gpu_device_cache_trim(int device);
+
 /* Setup time of the whole process (exg_gpu_setup_ns is the calling thread's). */
 uint64_t	exg_gpu_setup_total_ns(void);
 

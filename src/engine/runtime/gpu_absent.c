@@ -162,6 +162,20 @@ exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t 
 	*in_use = *reserved = *free_bytes = 0;
 }
 
+size_t
+exg_gpu_device_cached_bytes(int device)
+{
+	(void) device;
+	return 0;
+}
+
+size_t
+exg_gpu_device_cache_trim(int device)
+{
+	(void) device;
+	return 0;
+}
+
 uint64_t
 exg_gpu_setup_total_ns(void)
 {

@@ -285,7 +285,7 @@ exg_gpu_kept_evictable(int device)
 	return devs[device].bytes - devs[device].pinned;
 }
 
-/* cudaMalloc for a copy: the pool's idle memory trimmed, then idle copies evicted, if need be. */
+/* cudaMalloc for a copy: the contexts' caches and the pool's idle memory trimmed, then idle copies evicted, if need be. */
 static void *
 copy_alloc(int d, size_t bytes)
 {
@@ -304,6 +304,7 @@ copy_alloc(int d, size_t bytes)
 		{
 			cudaMemPool_t pool;
 
+			(void) exg_gpu_cache_trim(d, true);
 			if (cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess)
 				(void) cudaMemPoolTrimTo(pool, 0);
 		}

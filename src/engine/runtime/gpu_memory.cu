@@ -1,11 +1,13 @@
 /*
  * gpu_memory.cu — a join's device memory: stream-ordered allocations from
- * the device's pool (kept copies that no join uses give way when one
- * fails) and the budget a join sizes its buffers by.
+ * the device's pool, small ones kept per context for its next joins (the
+ * caches and kept copies that no join uses give way when one fails), and
+ * the budget a join sizes its buffers by.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <new>
 
 #include "gpu.h"
@@ -48,6 +50,109 @@ test_alloc_limit()
 	return v ? (size_t) strtoull(v, nullptr, 10) : 0;
 }
 
+/*
+ * The context caches: blocks up to CACHE_BLOCK_MAX (larger ones are few,
+ * and their use dwarfs the call), in size classes of a quarter of a power
+ * of two (at most a quarter wasted), at most CACHE_BYTES_MAX and
+ * CACHE_BLOCKS_MAX blocks a context.
+ */
+#define CACHE_BLOCK_MAX ((size_t) 64 << 20)
+#define CACHE_BYTES_MAX ((size_t) 1 << 30)
+#define CACHE_BLOCKS_MAX 256
+#define CACHE_DEVICES 64
+
+static std::atomic<size_t> cached_on[CACHE_DEVICES];
+
+static size_t
+size_class(size_t bytes)
+{
+	if (bytes <= 4096)
+		return 4096;
+
+	int			k = 63 - __builtin_clzll((unsigned long long) (bytes - 1));	/* 2^k < bytes <= 2^(k+1) */
+	size_t		step = (size_t) 1 << (k - 2);
+
+	return (bytes + step - 1) / step * step;
+}
+
+static void
+cached_add(int device, size_t bytes, bool add)
+{
+	if (device >= 0 && device < CACHE_DEVICES)
+	{
+		if (add)
+			cached_on[device] += bytes;
+		else
+			cached_on[device] -= bytes;
+	}
+}
+
+size_t
+exg_gpu_cached_bytes(int device)
+{
+	return device >= 0 && device < CACHE_DEVICES ? cached_on[device].load() : 0;
+}
+
+size_t
+exg_gpu_cache_trim(int device, bool wait)
+{
+	size_t		freed = 0;
+
+	for (exg_gpu_context *c : exg_gpu_contexts_of(device))
+	{
+		size_t		mine;
+
+		{
+			std::lock_guard<std::mutex> g(c->cache_lock);
+
+			/* in the order of the owner's stream, after the work that last used them */
+			for (auto &b : c->cache_free)
+				(void) cudaFreeAsync(b.first, c->stream);
+			mine = c->cache_bytes;
+			cached_add(device, mine, false);
+			c->cache_free.clear();
+			c->cache_bytes = 0;
+		}
+		if (mine && wait)
+			(void) cudaStreamSynchronize(c->stream);
+		freed += mine;
+	}
+	return freed;
+}
+
+extern "C" size_t
+exg_gpu_device_cached_bytes(int device)
+{
+	return exg_gpu_cached_bytes(device);
+}
+
+extern "C" size_t
+exg_gpu_device_cache_trim(int device)
+{
+	return exg_gpu_cache_trim(device, true);
+}
+
+/* A block of class bytes from c's cache, or null. */
+static void *
+cache_take(exg_gpu_context *c, size_t bytes)
+{
+	std::lock_guard<std::mutex> g(c->cache_lock);
+
+	for (size_t i = 0; i < c->cache_free.size(); i++)
+		if (c->cache_free[i].second == bytes)
+		{
+			void	   *p = c->cache_free[i].first;
+
+			c->cache_out[p] = bytes;	/* first: rehashing may throw */
+			c->cache_free[i] = c->cache_free.back();
+			c->cache_free.pop_back();
+			c->cache_bytes -= bytes;
+			cached_add(c->device, bytes, false);
+			return p;
+		}
+	return nullptr;
+}
+
 void *
 exg_gpu_alloc(size_t bytes)
 {
@@ -64,20 +169,52 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 		throw		exg_gpu_oom{bytes};
 
 	exg_gpu_context *c = exg_gpu_context_get();
+	cudaStream_t on = s ? s : c->stream;
+	/* the cache serves the context's own stream: a block's reuse is then in its order */
+	bool		cached = on == c->stream && bytes <= CACHE_BLOCK_MAX;
+	size_t		want = cached ? size_class(bytes) : bytes;
+	bool		trimmed = false,
+				evicted = false;
 
-	for (int attempt = 0;; attempt++)
+	if (cached && (p = cache_take(c, want)) != nullptr)
+		return p;
+	for (;;)
 	{
-		cudaError_t rc = cudaMallocAsync(&p, bytes, s ? s : c->stream);
+		cudaError_t rc = cudaMallocAsync(&p, want, on);
 
 		if (rc == cudaErrorMemoryAllocation)
 		{
 			(void) cudaGetLastError();
-			/* kept copies no join uses give way to the join, once */
-			if (attempt == 0 && exg_gpu_kept_evict(c->device, bytes) > 0)
-				continue;
+			/* the contexts' caches give way first, then kept copies no join uses, once each */
+			if (!trimmed)
+			{
+				trimmed = true;
+				if (exg_gpu_cache_trim(c->device, false) > 0)
+					continue;
+			}
+			if (!evicted)
+			{
+				evicted = true;
+				if (exg_gpu_kept_evict(c->device, bytes) > 0)
+					continue;
+			}
 			throw		exg_gpu_oom{bytes};
 		}
 		EXG_CUDA(rc);
+		if (cached)
+		{
+			try
+			{
+				std::lock_guard<std::mutex> g(c->cache_lock);
+
+				c->cache_out[p] = want;
+			}
+			catch (std::bad_alloc &)
+			{
+				(void) cudaFreeAsync(p, on);
+				throw;
+			}
+		}
 		return p;
 	}
 }
@@ -108,7 +245,12 @@ exg_gpu_room_check()
 	uint64_t	reserved,
 				used;
 
-	pool_bytes(exg_gpu_context_get()->device, &reserved, &used);
+	int			device = exg_gpu_context_get()->device;
+	size_t		cached = exg_gpu_cached_bytes(device);
+
+	pool_bytes(device, &reserved, &used);
+	/* the budget counts the cached blocks already */
+	used = used > cached ? used - cached : 0;
 
 	size_t		room = exg_gpu_budget(0) + (size_t) used;
 
@@ -129,8 +271,32 @@ exg_gpu_free(void *p)
 	/* Never throw from here: it runs in destructors while unwinding. */
 	exg_gpu_context *c = exg_gpu_context_current();
 
-	if (p && c)
-		(void) cudaFreeAsync(p, c->stream);
+	if (p == nullptr || c == nullptr)
+		return;
+	try
+	{
+		std::lock_guard<std::mutex> g(c->cache_lock);
+		auto		it = c->cache_out.find(p);
+
+		if (it != c->cache_out.end())
+		{
+			size_t		bytes = it->second;
+
+			c->cache_out.erase(it);
+			if (c->cache_bytes + bytes <= CACHE_BYTES_MAX && c->cache_free.size() < CACHE_BLOCKS_MAX)
+			{
+				c->cache_free.emplace_back(p, bytes);
+				c->cache_bytes += bytes;
+				cached_add(c->device, bytes, true);
+				return;
+			}
+		}
+	}
+	catch (...)
+	{
+		/* no room to remember it: back to the pool */
+	}
+	(void) cudaFreeAsync(p, c->stream);
 }
 
 size_t
@@ -149,8 +315,12 @@ exg_gpu_budget(size_t limit)
 
 	size_t		parked = reserved > used ? (size_t) (reserved - used) : 0;
 
-	/* and so do kept copies no join uses: an allocation that fails evicts them */
-	size_t		avail = (size_t) ((free_b + parked + exg_gpu_kept_evictable(c->device)) * 0.8);
+	/*
+	 * and so do the contexts' cached blocks and the kept copies no join
+	 * uses: an allocation that fails takes them back
+	 */
+	size_t		avail = (size_t) ((free_b + parked + exg_gpu_cached_bytes(c->device) +
+								   exg_gpu_kept_evictable(c->device)) * 0.8);
 
 	return (limit > 0 && limit < avail) ? limit : avail;
 }

@@ -172,6 +172,18 @@ exg_gpu_context_get()
 	return c;
 }
 
+std::vector<exg_gpu_context *>
+exg_gpu_contexts_of(int device)
+{
+	std::vector<exg_gpu_context *> v;
+	std::lock_guard<std::mutex> g(registry_lock);
+
+	for (exg_gpu_context *c : contexts)
+		if (c->device == device)
+			v.push_back(c);
+	return v;
+}
+
 exg_gpu_context *
 exg_gpu_context_current()
 {
@@ -848,6 +860,12 @@ exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t 
 	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
 		(void) cudaGetLastError();
 	exg_gpu_device_leave(device, prev);
+	/* blocks in the contexts' caches are free for joins, not in use */
+	{
+		size_t		cached = exg_gpu_cached_bytes(device);
+
+		used = used > cached ? used - cached : 0;
+	}
 	*in_use = used;
 	*reserved = res;
 	*free_bytes = f;

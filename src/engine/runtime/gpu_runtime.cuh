@@ -15,6 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "exg_status.h"
 #include "trace.h"
 
@@ -80,7 +85,22 @@ struct exg_gpu_context
 	bool		is_default;		/* the process's unbound context */
 	cudaEvent_t spare_events[EXG_SPARE_EVENTS];	/* timing events for the next joins */
 	int			nspare;
+
+	/*
+	 * Device blocks of the context's stream kept for its next joins
+	 * (gpu_memory.cu): a join allocates some 30 buffers, and each
+	 * cudaMallocAsync took 15-20 us of host time between two of the
+	 * device's steps. Under cache_lock: the process's default context
+	 * serves every unbound thread, and any thread trims.
+	 */
+	std::mutex	cache_lock;
+	std::unordered_map<void *, size_t> cache_out;	/* handed out: their size class */
+	std::vector<std::pair<void *, size_t>> cache_free;
+	size_t		cache_bytes = 0;
 };
+
+/* The contexts made on device so far (they live as long as the process). */
+std::vector<exg_gpu_context *> exg_gpu_contexts_of(int device);
 
 /* Adds to exg_gpu_setup_ns (gpu.h): time spent setting the GPU up. */
 extern "C" void exg_gpu_setup_add(uint64_t ns);
@@ -178,11 +198,23 @@ void		exg_gpu_device_leave(int device, int prev);
 /*
  * Stream-ordered device allocation from the pool, in the order of the
  * context's stream (exg_gpu_alloc_on: of stream s, for an upload on another
- * stream); freed with exg_gpu_free, on the context's stream.
+ * stream); freed with exg_gpu_free, on the context's stream. Small blocks
+ * of the context's stream go back to the context's cache instead, for its
+ * next allocation of their size class (in the same stream order).
  */
 void	   *exg_gpu_alloc(size_t bytes);
 void	   *exg_gpu_alloc_on(size_t bytes, cudaStream_t s);
 void		exg_gpu_free(void *p);
+
+/* Bytes in the caches of device's contexts: free for any join, given back on demand. */
+size_t		exg_gpu_cached_bytes(int device);
+
+/*
+ * Every cache of device's contexts back to the pool (in their streams'
+ * order; wait: and those streams waited for, so that the pool can give the
+ * memory to the driver); the bytes given back.
+ */
+size_t		exg_gpu_cache_trim(int device, bool wait);
 
 /* A device array freed when it goes out of scope (errors included). */
 template <typename T>
