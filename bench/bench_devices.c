@@ -389,6 +389,7 @@ main(int argc, char **argv)
 		{
 			trace_one(&holes, &kept, all, ndev, 1, ref, nref, "a range of bodies per GPU");
 			trace_one(&holes, &kept, all, ndev, 0, ref, nref, "1 range of holes per GPU");
+			trace_one(&holes, &kept, all, ndev, -1, ref, nref, "every GPU, the engine's cut");
 		}
 	}
 	for (int d = 0; d < ndev; d++)
@@ -400,6 +401,7 @@ main(int argc, char **argv)
 				   " %llu misses; prepared blocks: %llu made, %llu reused", d, ks.bytes_kept,
 				   ks.derived_bytes, (unsigned long long) ks.hits, (unsigned long long) ks.misses,
 				   (unsigned long long) ks.derived_made, (unsigned long long) ks.derived_hits);
+		printf("; the contexts' caches hold %zu bytes", exg_gpu_device_cached_bytes(d));
 	}
 	printf("\n");
 	free(ref);
