@@ -936,11 +936,12 @@ test_slice_vertices(const inputs *in)
 /*
  * The context's cache of device blocks: a GPU join leaves its small
  * buffers there (counted free, never in use), the same join again reuses
- * them (the cache does not grow), a trim gives them all back to the pool,
- * and every join gives the CPU's pairs.
+ * them (the cache does not grow), joins of other kinds and sizes reuse
+ * them too (a kernel that read memory it never wrote would show), a trim
+ * gives them all back to the pool, and every join gives the CPU's pairs.
  */
 static void
-test_context_cache(const inputs *in)
+test_context_cache(const inputs *in, const rows *ref)
 {
 	exg_join_options opt;
 	rows		cpu = {0},
@@ -967,6 +968,19 @@ test_context_cache(const inputs *in)
 	CHECK(cached[0] > 0, "the first join left no block in the cache");
 	CHECK(cached[1] == cached[0], "the same join again: %zu bytes cached, first %zu", cached[1],
 		  cached[0]);
+	for (int kind = 1; kind < J_KINDS; kind++)
+	{
+		rows		other = {0};
+
+		if (join_one(in, kind, &opt, &other, NULL, &err) != EXG_OK)
+			FAIL("%s after a join of holes, cache kept: %s", kind_name[kind], err.message);
+		else
+			CHECK(same_rows(&other, &ref[kind]), "%s after a join of holes, cache kept: %zu pairs, "
+				  "fresh %zu", kind_name[kind], other.n, ref[kind].n);
+		free(other.p);
+		pool_empty("after a join of another kind with the cache");
+	}
+	cached[1] = exg_gpu_device_cached_bytes(0);
 	given = exg_gpu_device_cache_trim(0);
 	CHECK(given == cached[1], "a trim gave %zu bytes of %zu cached", given, cached[1]);
 	CHECK(exg_gpu_device_cached_bytes(0) == 0, "%zu bytes cached after a trim",
@@ -1366,7 +1380,7 @@ main(int argc, char **argv)
 			test_keep(&in, ref);
 			test_keep_flat();
 			test_slice_vertices(&in);
-			test_context_cache(&in);
+			test_context_cache(&in, ref);
 			test_devices(&in, ref, ndev);
 			pool_empty("at the end");
 			if (timings)

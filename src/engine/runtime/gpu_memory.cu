@@ -54,7 +54,7 @@ test_alloc_limit()
  * The context caches: blocks up to CACHE_BLOCK_MAX (larger ones are few,
  * and their use dwarfs the call), in size classes of a quarter of a power
  * of two (at most a quarter wasted), at most CACHE_BYTES_MAX and
- * CACHE_BLOCKS_MAX blocks a context.
+ * CACHE_BLOCKS_MAX blocks a context, the oldest giving way.
  */
 #define CACHE_BLOCK_MAX ((size_t) 64 << 20)
 #define CACHE_BYTES_MAX ((size_t) 1 << 30)
@@ -93,29 +93,45 @@ exg_gpu_cached_bytes(int device)
 	return device >= 0 && device < CACHE_DEVICES ? cached_on[device].load() : 0;
 }
 
+/* A cached block back to the pool, in the order of its context's stream (after its last use). */
+static void
+block_free(exg_gpu_context *c, void *p)
+{
+	/* an error here is this call's alone: it must not surface as another's */
+	if (cudaFreeAsync(p, c->stream) != cudaSuccess)
+		(void) cudaGetLastError();
+}
+
 size_t
 exg_gpu_cache_trim(int device, bool wait)
 {
 	size_t		freed = 0;
 
-	for (exg_gpu_context *c : exg_gpu_contexts_of(device))
+	/* never throws: it runs where an allocation failed, and in kept copies' allocation */
+	try
 	{
-		size_t		mine;
-
+		for (exg_gpu_context *c : exg_gpu_contexts_of(device))
 		{
-			std::lock_guard<std::mutex> g(c->cache_lock);
+			size_t		mine;
 
-			/* in the order of the owner's stream, after the work that last used them */
-			for (auto &b : c->cache_free)
-				(void) cudaFreeAsync(b.first, c->stream);
-			mine = c->cache_bytes;
-			cached_add(device, mine, false);
-			c->cache_free.clear();
-			c->cache_bytes = 0;
+			{
+				std::lock_guard<std::mutex> g(c->cache_lock);
+
+				for (auto &b : c->cache_free)
+					block_free(c, b.first);
+				mine = c->cache_bytes;
+				cached_add(device, mine, false);
+				c->cache_free.clear();
+				c->cache_bytes = 0;
+			}
+			/* the frees done, so that the pool can give the memory to another stream or the driver */
+			if (mine && wait && cudaStreamSynchronize(c->stream) != cudaSuccess)
+				(void) cudaGetLastError();
+			freed += mine;
 		}
-		if (mine && wait)
-			(void) cudaStreamSynchronize(c->stream);
-		freed += mine;
+	}
+	catch (...)
+	{
 	}
 	return freed;
 }
@@ -129,7 +145,12 @@ exg_gpu_device_cached_bytes(int device)
 extern "C" size_t
 exg_gpu_device_cache_trim(int device)
 {
-	return exg_gpu_cache_trim(device, true);
+	/* the frees on device's streams, from any thread */
+	int			prev = exg_gpu_device_enter(device);
+	size_t		n = exg_gpu_cache_trim(device, true);
+
+	exg_gpu_device_leave(device, prev);
+	return n;
 }
 
 /* A block of class bytes from c's cache, or null. */
@@ -144,8 +165,7 @@ cache_take(exg_gpu_context *c, size_t bytes)
 			void	   *p = c->cache_free[i].first;
 
 			c->cache_out[p] = bytes;	/* first: rehashing may throw */
-			c->cache_free[i] = c->cache_free.back();
-			c->cache_free.pop_back();
+			c->cache_free.erase(c->cache_free.begin() + (long) i);	/* the rest stay oldest first */
 			c->cache_bytes -= bytes;
 			cached_add(c->device, bytes, false);
 			return p;
@@ -188,32 +208,39 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 			/* the contexts' caches give way first, then kept copies no join uses, once each */
 			if (!trimmed)
 			{
+				/* waited for: another stream's frees, done, serve a large block too */
 				trimmed = true;
-				if (exg_gpu_cache_trim(c->device, false) > 0)
+				if (exg_gpu_cache_trim(c->device, true) > 0)
 					continue;
 			}
 			if (!evicted)
 			{
 				evicted = true;
-				if (exg_gpu_kept_evict(c->device, bytes) > 0)
+				if (exg_gpu_kept_evict(c->device, want) > 0)
 					continue;
 			}
 			throw		exg_gpu_oom{bytes};
 		}
 		EXG_CUDA(rc);
-		if (cached)
+		try
 		{
-			try
-			{
-				std::lock_guard<std::mutex> g(c->cache_lock);
+			std::lock_guard<std::mutex> g(c->cache_lock);
 
+			if (cached)
 				c->cache_out[p] = want;
-			}
-			catch (std::bad_alloc &)
+			else
 			{
-				(void) cudaFreeAsync(p, on);
-				throw;
+				/*
+				 * an address once of this cache, freed through another
+				 * context: its class would outlive it here
+				 */
+				c->cache_out.erase(p);
 			}
+		}
+		catch (std::bad_alloc &)
+		{
+			(void) cudaFreeAsync(p, on);
+			throw;
 		}
 		return p;
 	}
@@ -283,13 +310,19 @@ exg_gpu_free(void *p)
 			size_t		bytes = it->second;
 
 			c->cache_out.erase(it);
-			if (c->cache_bytes + bytes <= CACHE_BYTES_MAX && c->cache_free.size() < CACHE_BLOCKS_MAX)
+			/* full: the oldest blocks go back to the pool (sizes no join asks for any more) */
+			while (!c->cache_free.empty() &&
+				   (c->cache_bytes + bytes > CACHE_BYTES_MAX || c->cache_free.size() >= CACHE_BLOCKS_MAX))
 			{
-				c->cache_free.emplace_back(p, bytes);
-				c->cache_bytes += bytes;
-				cached_add(c->device, bytes, true);
-				return;
+				block_free(c, c->cache_free.front().first);
+				c->cache_bytes -= c->cache_free.front().second;
+				cached_add(c->device, c->cache_free.front().second, false);
+				c->cache_free.erase(c->cache_free.begin());
 			}
+			c->cache_free.emplace_back(p, bytes);
+			c->cache_bytes += bytes;
+			cached_add(c->device, bytes, true);
+			return;
 		}
 	}
 	catch (...)

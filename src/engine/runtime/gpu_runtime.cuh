@@ -95,7 +95,7 @@ struct exg_gpu_context
 	 */
 	std::mutex	cache_lock;
 	std::unordered_map<void *, size_t> cache_out;	/* handed out: their size class */
-	std::vector<std::pair<void *, size_t>> cache_free;
+	std::vector<std::pair<void *, size_t>> cache_free;	/* oldest first */
 	size_t		cache_bytes = 0;
 };
 
