@@ -1,13 +1,13 @@
 /*
  * gpu_memory.cu — a join's device memory: stream-ordered allocations from
- * the device's pool, small ones kept per context for its next joins (the
- * caches and kept copies that no join uses give way when one fails), and
- * the budget a join sizes its buffers by.
+ * the device's pool, small ones kept per context for its next joins
+ * (gpu_cache.cu; the caches and kept copies that no join uses give way
+ * when one fails), the budget a join sizes its buffers by, and the report
+ * of a device's memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <atomic>
 #include <new>
 
 #include "gpu.h"
@@ -50,129 +50,6 @@ test_alloc_limit()
 	return v ? (size_t) strtoull(v, nullptr, 10) : 0;
 }
 
-/*
- * The context caches: blocks up to CACHE_BLOCK_MAX (larger ones are few,
- * and their use dwarfs the call), in size classes of a quarter of a power
- * of two (at most a quarter wasted), at most CACHE_BYTES_MAX and
- * CACHE_BLOCKS_MAX blocks a context, the oldest giving way.
- */
-#define CACHE_BLOCK_MAX ((size_t) 64 << 20)
-#define CACHE_BYTES_MAX ((size_t) 1 << 30)
-#define CACHE_BLOCKS_MAX 256
-#define CACHE_DEVICES 64
-
-static std::atomic<size_t> cached_on[CACHE_DEVICES];
-
-static size_t
-size_class(size_t bytes)
-{
-	if (bytes <= 4096)
-		return 4096;
-
-	int			k = 63 - __builtin_clzll((unsigned long long) (bytes - 1));	/* 2^k < bytes <= 2^(k+1) */
-	size_t		step = (size_t) 1 << (k - 2);
-
-	return (bytes + step - 1) / step * step;
-}
-
-static void
-cached_add(int device, size_t bytes, bool add)
-{
-	if (device >= 0 && device < CACHE_DEVICES)
-	{
-		if (add)
-			cached_on[device] += bytes;
-		else
-			cached_on[device] -= bytes;
-	}
-}
-
-size_t
-exg_gpu_cached_bytes(int device)
-{
-	return device >= 0 && device < CACHE_DEVICES ? cached_on[device].load() : 0;
-}
-
-/* A cached block back to the pool, in the order of its context's stream (after its last use). */
-static void
-block_free(exg_gpu_context *c, void *p)
-{
-	/* an error here is this call's alone: it must not surface as another's */
-	if (cudaFreeAsync(p, c->stream) != cudaSuccess)
-		(void) cudaGetLastError();
-}
-
-size_t
-exg_gpu_cache_trim(int device, bool wait)
-{
-	size_t		freed = 0;
-
-	/* never throws: it runs where an allocation failed, and in kept copies' allocation */
-	try
-	{
-		for (exg_gpu_context *c : exg_gpu_contexts_of(device))
-		{
-			size_t		mine;
-
-			{
-				std::lock_guard<std::mutex> g(c->cache_lock);
-
-				for (auto &b : c->cache_free)
-					block_free(c, b.first);
-				mine = c->cache_bytes;
-				cached_add(device, mine, false);
-				c->cache_free.clear();
-				c->cache_bytes = 0;
-			}
-			/* the frees done, so that the pool can give the memory to another stream or the driver */
-			if (mine && wait && cudaStreamSynchronize(c->stream) != cudaSuccess)
-				(void) cudaGetLastError();
-			freed += mine;
-		}
-	}
-	catch (...)
-	{
-	}
-	return freed;
-}
-
-extern "C" size_t
-exg_gpu_device_cached_bytes(int device)
-{
-	return exg_gpu_cached_bytes(device);
-}
-
-extern "C" size_t
-exg_gpu_device_cache_trim(int device)
-{
-	/* the frees on device's streams, from any thread */
-	int			prev = exg_gpu_device_enter(device);
-	size_t		n = exg_gpu_cache_trim(device, true);
-
-	exg_gpu_device_leave(device, prev);
-	return n;
-}
-
-/* A block of class bytes from c's cache, or null. */
-static void *
-cache_take(exg_gpu_context *c, size_t bytes)
-{
-	std::lock_guard<std::mutex> g(c->cache_lock);
-
-	for (size_t i = 0; i < c->cache_free.size(); i++)
-		if (c->cache_free[i].second == bytes)
-		{
-			void	   *p = c->cache_free[i].first;
-
-			c->cache_out[p] = bytes;	/* first: rehashing may throw */
-			c->cache_free.erase(c->cache_free.begin() + (long) i);	/* the rest stay oldest first */
-			c->cache_bytes -= bytes;
-			cached_add(c->device, bytes, false);
-			return p;
-		}
-	return nullptr;
-}
-
 void *
 exg_gpu_alloc(size_t bytes)
 {
@@ -191,12 +68,12 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 	exg_gpu_context *c = exg_gpu_context_get();
 	cudaStream_t on = s ? s : c->stream;
 	/* the cache serves the context's own stream: a block's reuse is then in its order */
-	bool		cached = on == c->stream && bytes <= CACHE_BLOCK_MAX;
-	size_t		want = cached ? size_class(bytes) : bytes;
+	bool		cached = on == c->stream && exg_gpu_cache_serves(bytes);
+	size_t		want = cached ? exg_gpu_cache_class(bytes) : bytes;
 	bool		trimmed = false,
 				evicted = false;
 
-	if (cached && (p = cache_take(c, want)) != nullptr)
+	if (cached && (p = exg_gpu_cache_take(c, want)) != nullptr)
 		return p;
 	for (;;)
 	{
@@ -224,18 +101,7 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 		EXG_CUDA(rc);
 		try
 		{
-			std::lock_guard<std::mutex> g(c->cache_lock);
-
-			if (cached)
-				c->cache_out[p] = want;
-			else
-			{
-				/*
-				 * an address once of this cache, freed through another
-				 * context: its class would outlive it here
-				 */
-				c->cache_out.erase(p);
-			}
+			exg_gpu_cache_note(c, p, cached ? want : 0);
 		}
 		catch (std::bad_alloc &)
 		{
@@ -298,37 +164,8 @@ exg_gpu_free(void *p)
 	/* Never throw from here: it runs in destructors while unwinding. */
 	exg_gpu_context *c = exg_gpu_context_current();
 
-	if (p == nullptr || c == nullptr)
+	if (p == nullptr || c == nullptr || exg_gpu_cache_put(c, p))
 		return;
-	try
-	{
-		std::lock_guard<std::mutex> g(c->cache_lock);
-		auto		it = c->cache_out.find(p);
-
-		if (it != c->cache_out.end())
-		{
-			size_t		bytes = it->second;
-
-			c->cache_out.erase(it);
-			/* full: the oldest blocks go back to the pool (sizes no join asks for any more) */
-			while (!c->cache_free.empty() &&
-				   (c->cache_bytes + bytes > CACHE_BYTES_MAX || c->cache_free.size() >= CACHE_BLOCKS_MAX))
-			{
-				block_free(c, c->cache_free.front().first);
-				c->cache_bytes -= c->cache_free.front().second;
-				cached_add(c->device, c->cache_free.front().second, false);
-				c->cache_free.erase(c->cache_free.begin());
-			}
-			c->cache_free.emplace_back(p, bytes);
-			c->cache_bytes += bytes;
-			cached_add(c->device, bytes, true);
-			return;
-		}
-	}
-	catch (...)
-	{
-		/* no room to remember it: back to the pool */
-	}
 	(void) cudaFreeAsync(p, c->stream);
 }
 
@@ -381,4 +218,50 @@ exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err)
 			EXG_CUDA(cudaStreamSynchronize(c->stream));
 		}
 	});
+}
+
+/* Pool and device memory of one device set up in this process (zeros otherwise). */
+extern "C" void
+exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t *free_bytes)
+{
+	cudaMemPool_t pool;
+	uint64_t	used = 0,
+				res = 0;
+	size_t		f = 0,
+				t = 0;
+
+	*in_use = *reserved = *free_bytes = 0;
+	if (!exg_gpu_device_ready(device))
+		return;
+	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
+	{
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res);
+	}
+	/* cudaMemGetInfo speaks of the current device: this one, for the call */
+	int			prev = exg_gpu_device_enter(device);
+
+	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
+		(void) cudaGetLastError();
+	exg_gpu_device_leave(device, prev);
+	/* blocks in the contexts' caches are free for joins, not in use */
+	{
+		size_t		cached = exg_gpu_cached_bytes(device);
+
+		used = used > cached ? used - cached : 0;
+	}
+	*in_use = used;
+	*reserved = res;
+	*free_bytes = f;
+}
+
+extern "C" void
+exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
+{
+	exg_gpu_context *c = exg_gpu_context_current();
+
+	*in_use = *reserved = *free_bytes = 0;
+	if (c == nullptr)
+		return;
+	exg_gpu_device_memory_info(c->device, in_use, reserved, free_bytes);
 }

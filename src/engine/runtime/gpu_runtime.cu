@@ -830,54 +830,10 @@ exg_gpu_pairs_return(void *p)
 	return exg_pinned_return(p);
 }
 
-/* Pool and device memory of one device set up in this process (zeros otherwise). */
-extern "C" void
-exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t *free_bytes)
+bool
+exg_gpu_device_ready(int device)
 {
-	cudaMemPool_t pool;
-	uint64_t	used = 0,
-				res = 0;
-	size_t		f = 0,
-				t = 0;
+	std::lock_guard<std::mutex> g(registry_lock);
 
-	*in_use = *reserved = *free_bytes = 0;
-	if (device < 0 || device >= DEVICES_MAX)
-		return;
-	{
-		std::lock_guard<std::mutex> g(registry_lock);
-
-		if (!device_ready[device])
-			return;
-	}
-	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
-	{
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res);
-	}
-	/* cudaMemGetInfo speaks of the current device: this one, for the call */
-	int			prev = exg_gpu_device_enter(device);
-
-	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
-		(void) cudaGetLastError();
-	exg_gpu_device_leave(device, prev);
-	/* blocks in the contexts' caches are free for joins, not in use */
-	{
-		size_t		cached = exg_gpu_cached_bytes(device);
-
-		used = used > cached ? used - cached : 0;
-	}
-	*in_use = used;
-	*reserved = res;
-	*free_bytes = f;
-}
-
-extern "C" void
-exg_gpu_memory_info(size_t *in_use, size_t *reserved, size_t *free_bytes)
-{
-	exg_gpu_context *c = bound ? bound : default_context.load();
-
-	*in_use = *reserved = *free_bytes = 0;
-	if (c == nullptr)
-		return;
-	exg_gpu_device_memory_info(c->device, in_use, reserved, free_bytes);
+	return device >= 0 && device < DEVICES_MAX && device_ready[device];
 }

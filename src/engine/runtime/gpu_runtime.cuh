@@ -88,7 +88,7 @@ struct exg_gpu_context
 
 	/*
 	 * Device blocks of the context's stream kept for its next joins
-	 * (gpu_memory.cu): a join allocates some 30 buffers, and each
+	 * (gpu_cache.cu): a join allocates some 30 buffers, and each
 	 * cudaMallocAsync took 15-20 us of host time between two of the
 	 * device's steps. Under cache_lock: the process's default context
 	 * serves every unbound thread, and any thread trims.
@@ -205,6 +205,22 @@ void		exg_gpu_device_leave(int device, int prev);
 void	   *exg_gpu_alloc(size_t bytes);
 void	   *exg_gpu_alloc_on(size_t bytes, cudaStream_t s);
 void		exg_gpu_free(void *p);
+
+/* Whether device's pool is set up in this process (a context was made on it). */
+bool		exg_gpu_device_ready(int device);
+
+/*
+ * Each context's cache of its stream's blocks (gpu_cache.cu): whether a
+ * block of bytes is cached, its size class, a cached block of that class
+ * (null if none), p handed out as of class bytes (0: not of the cache),
+ * and p back into c's cache (false: not of the cache, or no room to note
+ * it: free it to the pool).
+ */
+bool		exg_gpu_cache_serves(size_t bytes);
+size_t		exg_gpu_cache_class(size_t bytes);
+void	   *exg_gpu_cache_take(exg_gpu_context *c, size_t bytes);
+void		exg_gpu_cache_note(exg_gpu_context *c, void *p, size_t bytes);
+bool		exg_gpu_cache_put(exg_gpu_context *c, void *p);
 
 /* Bytes in the caches of device's contexts: free for any join, given back on demand. */
 size_t		exg_gpu_cached_bytes(int device);
