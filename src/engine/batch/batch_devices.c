@@ -343,15 +343,25 @@ device_names(const chunk_job *jobs, int k, char *out, size_t size)
  * devices pays no thread or team start-up (measured on two H100s: a 3 ms
  * join took 4.3 ms cut in two on threads started per join). Created with
  * every signal blocked: the host's handlers run on its own threads only.
- * Jobs wait in a queue; there are at least as many threads as jobs queued
- * or running (up to POOL_MAX), so the ranges of one join run at once. A
- * thread takes a job for the device it ran last where one waits: a thread
- * that moves to another device binds another context, whose buffers may
- * have to grow (pinned memory: a cudaHostAlloc, and a cudaFreeHost that
- * waits for the whole device; 2-7 ms added to 1 join in 4 of the doubled
- * mine's before this rule).
+ * Jobs wait in a queue. Each thread serves one device (or the CPU) for its
+ * life, and there are at least as many threads of a device as its jobs
+ * queued or running (up to POOL_MAX in all), so the ranges of one join run
+ * at once: a thread that moved to another device would bind another
+ * context, whose pinned buffers and block cache may have to grow (a
+ * cudaHostAlloc, and a cudaFreeHost that waits for the whole device: 2-7
+ * ms added to 1 join in 4 of the doubled mine's when any thread took any
+ * job). A thread that preferred its last device could still move when the
+ * threads woke in another order; threads of one device never do (the
+ * medians were no different on 2 x H100: 3.50-3.65 ms each way).
  */
 #define POOL_MAX 64
+#define POOL_SLOTS 65			/* the CPU's threads, then each device's */
+
+static int
+slot_of(int device)
+{
+	return device < 0 ? 0 : device + 1 < POOL_SLOTS ? device + 1 : POOL_SLOTS - 1;
+}
 
 /*
  * Ranges per device of a new side cut against kept bodies: a device's
@@ -381,40 +391,35 @@ typedef struct job_batch
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
 static job_batch *queue_head;
-static int	pool_threads;
-static int	pool_idle;
+static int	pool_threads[POOL_SLOTS];
+static int	pool_idle[POOL_SLOTS];
+static int	pool_total;
 
 static void *
 pool_main(void *arg)
 {
-	int			last_device = INT32_MIN;	/* none yet */
+	int			slot = (int) (intptr_t) arg;
 
-	(void) arg;
 	pthread_mutex_lock(&pool_lock);
 	for (;;)
 	{
-		job_batch  *b = queue_head;
+		job_batch  *b;
 		chunk_job  *j = NULL;
 
-		while (b != NULL && b->next == b->k)
-			b = b->queue_next;
-		if (b == NULL)
+		/* the first job of this thread's device waiting */
+		for (b = queue_head; b != NULL && j == NULL; b = j ? b : b->queue_next)
+			for (int c = 0; c < b->k && j == NULL; c++)
+				if (!b->jobs[c].taken && slot_of(b->jobs[c].device) == slot)
+					j = &b->jobs[c];
+		if (j == NULL)
 		{
-			pool_idle++;
+			pool_idle[slot]++;
 			pthread_cond_wait(&pool_wake, &pool_lock);
-			pool_idle--;
+			pool_idle[slot]--;
 			continue;
 		}
-		for (int c = 0; c < b->k; c++)
-			if (!b->jobs[c].taken && (j == NULL || b->jobs[c].device == last_device))
-			{
-				j = &b->jobs[c];
-				if (j->device == last_device)
-					break;
-			}
 		j->taken = true;
 		b->next++;
-		last_device = j->device;
 		pthread_mutex_unlock(&pool_lock);
 		chunk_main(j);
 		pthread_mutex_lock(&pool_lock);
@@ -430,40 +435,51 @@ run_jobs(chunk_job *jobs, int k)
 {
 	job_batch	b = {jobs, k, 0, k, PTHREAD_COND_INITIALIZER, NULL};
 	job_batch **tail;
-	int			queued = 0;
+	int			queued[POOL_SLOTS] = {0};
 	bool		ok = true;
 
 	pthread_mutex_lock(&pool_lock);
 	for (tail = &queue_head; *tail != NULL; tail = &(*tail)->queue_next)
-		queued += (*tail)->k - (*tail)->next;
+		for (int c = 0; c < (*tail)->k; c++)
+			if (!(*tail)->jobs[c].taken)
+				queued[slot_of((*tail)->jobs[c].device)]++;
 	*tail = &b;
-	queued += k;
-	/* enough threads for every job waiting, this join's included */
-	while (pool_idle < queued && pool_threads < POOL_MAX)
+	for (int c = 0; c < k; c++)
+		queued[slot_of(jobs[c].device)]++;
+	/* enough threads of each device for every job of it waiting, this join's included */
+	for (int c = 0; c < k; c++)
 	{
-		pthread_t	tid;
-		pthread_attr_t attr;
-		sigset_t	old;
-		int			rc;
+		int			slot = slot_of(jobs[c].device);
 
-		exg_signals_block(&old);
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		rc = pthread_create(&tid, &attr, pool_main, NULL);
-		pthread_attr_destroy(&attr);
-		exg_signals_restore(&old);
-		if (rc != 0)
-			break;
-		pool_threads++;
-		queued--;				/* the new thread takes one */
+		while (pool_idle[slot] < queued[slot] && pool_total < POOL_MAX)
+		{
+			pthread_t	tid;
+			pthread_attr_t attr;
+			sigset_t	old;
+			int			rc;
+
+			exg_signals_block(&old);
+			pthread_attr_init(&attr);
+			pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+			rc = pthread_create(&tid, &attr, pool_main, (void *) (intptr_t) slot);
+			pthread_attr_destroy(&attr);
+			exg_signals_restore(&old);
+			if (rc != 0)
+				break;
+			pool_threads[slot]++;
+			pool_total++;
+			queued[slot]--;		/* the new thread takes one */
+		}
+		/* a device with no thread at all would never run its jobs */
+		if (pool_threads[slot] == 0)
+			ok = false;
 	}
-	if (pool_threads == 0)
+	if (!ok)
 	{
-		/* not one thread: take the join back out of the queue */
+		/* a device without a thread: take the join back out of the queue */
 		for (tail = &queue_head; *tail != &b; tail = &(*tail)->queue_next)
 			;
 		*tail = b.queue_next;
-		ok = false;
 	}
 	else
 	{
