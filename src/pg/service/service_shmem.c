@@ -117,8 +117,8 @@ exactgpu_service_init(void)
 							"Batch joins of at least this many primitives run over every GPU of the host at once.",
 							"One side's rows are cut into ranges, each GPU joining its own; against "
 							"resident bodies, the new side's. The pairs are the same. 0 (the default): "
-							"never split; on 2 and 4 H200s the 2*10^7-triangle mine's join took 0.69x "
-							"and 0.51x one GPU's time, smaller joins gain less (10^6 is a good value).",
+							"never split; on 2 and 4 H100s the 2*10^7-triangle mine's join took about 0.57x "
+							"and 0.44x one GPU's time, smaller joins gain less (10^6 is a good value).",
 							&exactgpu_gpu_split_primitives,
 							0, 0, INT_MAX,
 							PGC_SIGHUP, 0,
