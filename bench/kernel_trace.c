@@ -261,54 +261,6 @@ kernel_trace_start(void)
 	return false;
 }
 
-/*
- * Per host thread: its span, the time inside runtime calls by name (the
- * rest of the span is the host's own work or idle), the calls counted.
- */
-static void
-summarize_threads(FILE *out, uint64_t t0)
-{
-	for (int t = 0; t < nthreads; t++)
-	{
-		char		names[32][64];
-		uint64_t	ns[32] = {0},
-					calls[32] = {0},
-					first = UINT64_MAX,
-					last = 0,
-					inside = 0;
-		int			nn = 0;
-
-		for (int i = 0; i < nspans; i++)
-		{
-			const span *x = &spans[i];
-			int			k;
-
-			if (x->device != HOST_DEVICE || x->stream != (uint32_t) t)
-				continue;
-			first = x->start < first ? x->start : first;
-			last = x->end > last ? x->end : last;
-			inside += x->end - x->start;
-			for (k = 0; k < nn && strcmp(names[k], x->what) != 0; k++)
-				;
-			if (k == nn && nn < 32)
-				snprintf(names[nn++], 64, "%s", x->what);
-			if (k < nn)
-			{
-				ns[k] += x->end - x->start;
-				calls[k]++;
-			}
-		}
-		if (first == UINT64_MAX)
-			continue;
-		fprintf(out, "\nhost thread %d: %.1f to %.1f us; inside runtime calls %.1f us:", t,
-				(first - t0) / 1e3, (last - t0) / 1e3, inside / 1e3);
-		for (int k = 0; k < nn; k++)
-			if (ns[k] >= 2000)
-				fprintf(out, " %s %.1f (%llu)", names[k] + 4, ns[k] / 1e3, (unsigned long long) calls[k]);
-		fprintf(out, "\n");
-	}
-}
-
 void
 kernel_trace_stop(FILE *out)
 {
