@@ -987,7 +987,8 @@ CREATE FUNCTION exactgpu_gpu_service_devices(
 	OUT pool_reserved_bytes bigint, OUT free_bytes bigint, OUT joins bigint,
 	OUT kept_bytes bigint, OUT keep_hits bigint, OUT keep_misses bigint,
 	OUT keep_bytes_saved bigint, OUT keep_evictions bigint,
-	OUT kept_prepared_bytes bigint, OUT prepared_made bigint, OUT prepared_reused bigint)
+	OUT kept_prepared_bytes bigint, OUT prepared_made bigint, OUT prepared_reused bigint,
+	OUT pool_cached_bytes bigint)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'exactgpu_gpu_service_devices'
 	LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -996,7 +997,7 @@ COMMENT ON FUNCTION exactgpu_gpu_service_stats() IS
 COMMENT ON VIEW exactgpu_gpu_service IS
 'One row: the GPU service that runs every backend''s GPU joins (exactgpu_gpu_service_stats())';
 COMMENT ON FUNCTION exactgpu_gpu_service_devices() IS
-'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, the joins it ran, and the device copies of resident bodies kept there (bytes, uploads they served and did not, bytes not uploaded thanks to them, evictions); of the bytes kept, those the joins prepared from the bodies and keep with them (classified primitives, exact boxes, the box join''s grid), and how many such blocks were made and reused';
+'A row per GPU the service owns: its name, the device memory its pool holds for live joins and keeps for reuse, the memory free on it, the joins it ran, and the device copies of resident bodies kept there (bytes, uploads they served and did not, bytes not uploaded thanks to them, evictions); of the bytes kept, those the joins prepared from the bodies and keep with them (classified primitives, exact boxes, the box join''s grid), and how many such blocks were made and reused; and of the pool''s memory, the small blocks the service''s threads keep for their next joins (free for any join, given back when an allocation fails)';
 -- ---- Ids of any type and invalid rows in the batch functions (issue 30) ----
 
 -- Every batch function has a form whose last two arguments are values of the

@@ -129,6 +129,7 @@ typedef struct ExactgpuServiceDevice
 	uint64		kept_prepared_bytes;
 	uint64		prepared_made;
 	uint64		prepared_reused;
+	uint64		cached_bytes;	/* of reserved_bytes, the service threads' block caches */
 } ExactgpuServiceDevice;
 
 #define EXACTGPU_SERVICE_MAX_DEVICES 16

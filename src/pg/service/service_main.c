@@ -298,6 +298,7 @@ publish_device(const ServiceLane *lane)
 	d->in_use_bytes = lane->mem_in_use;
 	d->reserved_bytes = lane->mem_reserved;
 	d->free_bytes = lane->mem_free;
+	d->cached_bytes = exg_gpu_device_cached_bytes(lane->device);
 	d->joins = 0;
 	for (int l = 0; l < nlanes; l++)
 		if (lanes[l].device == lane->device)

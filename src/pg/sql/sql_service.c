@@ -7,7 +7,8 @@
  *                                   set-up time at its start
  *   exactgpu_gpu_service_devices()  a row per GPU: name, memory of its pool
  *                                   in use, kept for reuse, free; joins;
- *                                   resident bodies kept on it
+ *                                   resident bodies kept on it; the
+ *                                   blocks its threads keep for reuse
  */
 #include "exactgpu.h"
 
@@ -59,8 +60,8 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 	for (int d = 0; d < info.ndevices && d < EXACTGPU_SERVICE_MAX_DEVICES; d++)
 	{
 		const ExactgpuServiceDevice *dev = &info.dev[d];
-		Datum		v[14];
-		bool		n[14] = {0};
+		Datum		v[15];
+		bool		n[15] = {0};
 
 		v[0] = Int32GetDatum(d);
 		v[1] = CStringGetTextDatum(dev->name);
@@ -76,6 +77,7 @@ exactgpu_gpu_service_devices(PG_FUNCTION_ARGS)
 		v[11] = Int64GetDatum((int64) dev->kept_prepared_bytes);
 		v[12] = Int64GetDatum((int64) dev->prepared_made);
 		v[13] = Int64GetDatum((int64) dev->prepared_reused);
+		v[14] = Int64GetDatum((int64) dev->cached_bytes);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
 	}
 	return (Datum) 0;
