@@ -203,6 +203,10 @@ run_job(ServiceLane *lane)
 	if (lane->device >= 0)
 		exg_gpu_device_memory_info(lane->device, &lane->mem_in_use, &lane->mem_reserved,
 								   &lane->mem_free);
+	/* a split join's other GPUs too: no lane of theirs may have joined since */
+	for (int i = 0; i < lane->split_n && lane->device >= 0; i++)
+		exg_gpu_device_memory_info(lane->split_devices[i], &lane->split_mem[i][0],
+								   &lane->split_mem[i][1], &lane->split_mem[i][2]);
 }
 
 static void *

@@ -74,6 +74,8 @@ typedef struct ServiceLane
 	size_t		mem_in_use;
 	size_t		mem_reserved;
 	size_t		mem_free;
+	/* ... and of each device of a split join, in split_devices' order: in use, reserved, free */
+	size_t		split_mem[16][3];
 	uint64_t	joins;
 	double		setup_ms;		/* the warm-up join at start */
 	char		device_name[96];

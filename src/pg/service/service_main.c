@@ -287,10 +287,15 @@ publish_device(const ServiceLane *lane)
 {
 	ServiceShared *s = exactgpu_service_shared;
 	ExactgpuServiceDevice *d;
+	size_t		cached[lengthof(lane->split_devices) + 1];
 
 	if (lane->device < 0 || lane->device >= EXACTGPU_SERVICE_MAX_DEVICES)
 		return;
 	d = &s->dev[lane->device];
+	/* read before the spinlock: no call under it */
+	cached[0] = exg_gpu_device_cached_bytes(lane->device);
+	for (int i = 0; i < lane->split_n; i++)
+		cached[i + 1] = exg_gpu_device_cached_bytes(lane->split_devices[i]);
 	SpinLockAcquire(&s->mutex);
 	d->device = lane->device;
 	if (lane->device_name[0])
@@ -298,14 +303,26 @@ publish_device(const ServiceLane *lane)
 	d->in_use_bytes = lane->mem_in_use;
 	d->reserved_bytes = lane->mem_reserved;
 	d->free_bytes = lane->mem_free;
-	d->cached_bytes = exg_gpu_device_cached_bytes(lane->device);
+	d->cached_bytes = cached[0];
 	d->joins = 0;
 	for (int l = 0; l < nlanes; l++)
 		if (lanes[l].device == lane->device)
 			d->joins += lanes[l].joins;
+	/* a join split over the GPUs: the others' memory as it ended */
+	for (int i = 0; i < lane->split_n; i++)
+	{
+		int			other = lane->split_devices[i];
+
+		if (other == lane->device || other < 0 || other >= EXACTGPU_SERVICE_MAX_DEVICES)
+			continue;
+		s->dev[other].in_use_bytes = lane->split_mem[i][0];
+		s->dev[other].reserved_bytes = lane->split_mem[i][1];
+		s->dev[other].free_bytes = lane->split_mem[i][2];
+		s->dev[other].cached_bytes = cached[i + 1];
+	}
 	SpinLockRelease(&s->mutex);
 	publish_keep(lane->device);
-	/* a join split over the GPUs used the others' kept copies too */
+	/* ... and their kept copies */
 	for (int i = 0; i < lane->split_n; i++)
 		if (lane->split_devices[i] != lane->device)
 			publish_keep(lane->split_devices[i]);
