@@ -112,19 +112,25 @@ exg_gpu_alloc_on(size_t bytes, cudaStream_t s)
 	}
 }
 
-/* The device pool's memory: held from the driver, and of it in use by live allocations. */
+/*
+ * The device pool's memory: held from the driver, and of it in use by live
+ * allocations (not the blocks in the contexts' caches: free for any join).
+ */
 static void
-pool_bytes(int device, uint64_t *reserved, uint64_t *used)
+pool_bytes(int device, uint64_t *reserved, uint64_t *in_use)
 {
 	cudaMemPool_t pool;
+	uint64_t	used = 0;
+	size_t		cached = exg_gpu_cached_bytes(device);
 
-	*reserved = *used = 0;
+	*reserved = 0;
 	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
 	{
 		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, reserved);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, used);
+		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
 	}
 	(void) cudaGetLastError();
+	*in_use = used > cached ? used - cached : 0;
 }
 
 void
@@ -138,12 +144,7 @@ exg_gpu_room_check()
 	uint64_t	reserved,
 				used;
 
-	int			device = exg_gpu_context_get()->device;
-	size_t		cached = exg_gpu_cached_bytes(device);
-
-	pool_bytes(device, &reserved, &used);
-	/* the budget counts the cached blocks already */
-	used = used > cached ? used - cached : 0;
+	pool_bytes(exg_gpu_context_get()->device, &reserved, &used);
 
 	size_t		room = exg_gpu_budget(0) + (size_t) used;
 
@@ -177,7 +178,7 @@ exg_gpu_budget(size_t limit)
 	exg_gpu_context *c = exg_gpu_context_get();
 
 	EXG_CUDA(cudaMemGetInfo(&free_b, &total_b));
-	/* Memory parked in our pool counts as available to us. */
+	/* Memory parked in our pool (the contexts' cached blocks included) counts as available to us. */
 	uint64_t	reserved,
 				used;
 
@@ -185,12 +186,8 @@ exg_gpu_budget(size_t limit)
 
 	size_t		parked = reserved > used ? (size_t) (reserved - used) : 0;
 
-	/*
-	 * and so do the contexts' cached blocks and the kept copies no join
-	 * uses: an allocation that fails takes them back
-	 */
-	size_t		avail = (size_t) ((free_b + parked + exg_gpu_cached_bytes(c->device) +
-								   exg_gpu_kept_evictable(c->device)) * 0.8);
+	/* and so do the kept copies no join uses: an allocation that fails evicts them */
+	size_t		avail = (size_t) ((free_b + parked + exg_gpu_kept_evictable(c->device)) * 0.8);
 
 	return (limit > 0 && limit < avail) ? limit : avail;
 }
@@ -224,32 +221,21 @@ exg_gpu_thread_prepare(size_t upload_bytes, size_t pool_bytes, exg_error *err)
 extern "C" void
 exg_gpu_device_memory_info(int device, size_t *in_use, size_t *reserved, size_t *free_bytes)
 {
-	cudaMemPool_t pool;
-	uint64_t	used = 0,
-				res = 0;
+	uint64_t	used,
+				res;
 	size_t		f = 0,
 				t = 0;
 
 	*in_use = *reserved = *free_bytes = 0;
 	if (!exg_gpu_device_ready(device))
 		return;
-	if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess)
-	{
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used);
-		(void) cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res);
-	}
+	pool_bytes(device, &res, &used);
 	/* cudaMemGetInfo speaks of the current device: this one, for the call */
 	int			prev = exg_gpu_device_enter(device);
 
 	if (cudaMemGetInfo(&f, &t) != cudaSuccess)
 		(void) cudaGetLastError();
 	exg_gpu_device_leave(device, prev);
-	/* blocks in the contexts' caches are free for joins, not in use */
-	{
-		size_t		cached = exg_gpu_cached_bytes(device);
-
-		used = used > cached ? used - cached : 0;
-	}
 	*in_use = used;
 	*reserved = res;
 	*free_bytes = f;
