@@ -240,9 +240,8 @@ merge_runs(chunk_job *jobs, int k, size_t *n_out)
 {
 	size_t		total = 0,
 				m = 0;
-	size_t	   *at = calloc((size_t) k, sizeof(size_t));
+	size_t	   *at;
 	uint64_t   *out;
-
 	bool		in_order = true;	/* each run after the one before: the new side's ranges */
 
 	for (int c = 0; c < k; c++)
@@ -256,12 +255,8 @@ merge_runs(chunk_job *jobs, int k, size_t *n_out)
 			}
 	}
 	out = malloc(sizeof(uint64_t) * (total ? total : 1));
-	if (out == NULL || at == NULL)
-	{
-		free(out);
-		free(at);
+	if (out == NULL)
 		return NULL;
-	}
 	if (in_order)
 	{
 		/* one after the other, no row in two (the k-way loop took 0.16 ms for 20,000 rows) */
@@ -271,9 +266,13 @@ merge_runs(chunk_job *jobs, int k, size_t *n_out)
 				memcpy(out + m, jobs[c].rows, sizeof(uint64_t) * jobs[c].nrows);
 			m += jobs[c].nrows;
 		}
-		free(at);
 		*n_out = m;
 		return out;
+	}
+	if ((at = calloc((size_t) k, sizeof(size_t))) == NULL)
+	{
+		free(out);
+		return NULL;
 	}
 	for (;;)
 	{
@@ -382,7 +381,6 @@ typedef struct job_batch
 {
 	chunk_job  *jobs;
 	int			k;
-	int			next;			/* jobs taken */
 	int			left;			/* jobs not finished */
 	pthread_cond_t done;
 	struct job_batch *queue_next;
@@ -419,7 +417,6 @@ pool_main(void *arg)
 			continue;
 		}
 		j->taken = true;
-		b->next++;
 		pthread_mutex_unlock(&pool_lock);
 		chunk_main(j);
 		pthread_mutex_lock(&pool_lock);
@@ -433,7 +430,7 @@ pool_main(void *arg)
 static bool
 run_jobs(chunk_job *jobs, int k)
 {
-	job_batch	b = {jobs, k, 0, k, PTHREAD_COND_INITIALIZER, NULL};
+	job_batch	b = {jobs, k, k, PTHREAD_COND_INITIALIZER, NULL};
 	job_batch **tail;
 	int			queued[POOL_SLOTS] = {0};
 	bool		ok = true;
