@@ -351,6 +351,211 @@ done:
 	join_data_free(&b);
 }
 
+/* Rows of n primitives in runs of 1 to `longest`, never decreasing; returns the row count. */
+static uint32_t
+make_owners(uint32_t *owner, uint32_t n, int longest, uint64_t seed)
+{
+	uint32_t	row = 0,
+				left = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		if (left == 0)
+		{
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			left = 1 + (uint32_t) (seed % (uint64_t) longest);
+			row += i > 0;
+		}
+		owner[i] = row;
+		left--;
+	}
+	return n ? row + 1 : 0;
+}
+
+/* The expected pairs mapped to rows here, as a caller would: sorted, each once. */
+static size_t
+rows_expected(const exg_prim_set *A, const exg_prim_set *B, const exg_pair *expect,
+			  size_t nexpect, exg_pair *out)
+{
+	size_t		m = 0;
+
+	for (size_t i = 0; i < nexpect; i++)
+	{
+		uint32_t	ra = A->owner[expect[i].a],
+					rb = B->owner[expect[i].b];
+
+		out[i] = (exg_pair) {A->order ? A->order[ra] : ra, B->order ? B->order[rb] : rb};
+	}
+	qsort(out, nexpect, sizeof(exg_pair), cmp_pair);
+	for (size_t i = 0; i < nexpect; i++)
+		if (m == 0 || cmp_pair(&out[i], &out[m - 1]) != 0)
+			out[m++] = out[i];
+	return m;
+}
+
+/*
+ * exg_join_options.row_pairs: the pairs of the rows the primitives make
+ * (owners in runs, one side's rows merged two by two or reversed by its
+ * order), on the CPU and on the GPU (mapped on the device with the
+ * reference-cell rule, on the host with the sort rule): the brute force's
+ * pairs mapped here, and stats.hits still the primitive pairs.
+ */
+static void
+check_rows(const char *name, const exg_prim_set *A0, const exg_prim_set *B0,
+		   const exg_pair *expect, size_t nexpect, bool have_gpu)
+{
+	exg_prim_set A = *A0,
+				B = *B0;
+	uint32_t   *own_a = malloc(sizeof(uint32_t) * (A.nprims + 1)),
+			   *own_b = malloc(sizeof(uint32_t) * (B.nprims + 1)),
+			   *ord_a = malloc(sizeof(uint32_t) * (A.nprims + 1)),
+			   *ord_b = malloc(sizeof(uint32_t) * (B.nprims + 1));
+	exg_pair   *want = malloc(sizeof(exg_pair) * (nexpect + 1));
+	uint32_t	nrows_a = make_owners(own_a, A.nprims, 4, 11),
+				nrows_b = make_owners(own_b, B.nprims, 3, 12);
+
+	for (uint32_t r = 0; r < nrows_a; r++)
+		ord_a[r] = nrows_a - 1 - r;
+	for (uint32_t r = 0; r < nrows_b; r++)
+		ord_b[r] = r / 2;
+	/* an empty set, as an empty batch, has no owners at all */
+	A.owner = A.nprims ? own_a : NULL;
+	B.owner = B.nprims ? own_b : NULL;
+	for (int v = 0; v < 2; v++)
+	{
+		size_t		nwant;
+
+		A.order = v ? ord_a : NULL;
+		B.order = v ? NULL : ord_b;
+		nwant = rows_expected(&A, &B, expect, nexpect, want);
+		for (int run = 0; run < 4; run++)
+		{
+			static const char *const what[] = {"CPU", "GPU reference cell", "GPU box join",
+			"GPU sort rule"};
+			exg_join_options opt;
+			exg_join_stats st;
+			exg_error	err = {0};
+			exg_pair   *got = NULL;
+			size_t		ngot = 0;
+			exg_status	rc;
+
+			if (run > 0 && !have_gpu)
+				break;
+			exg_join_options_default(&opt);
+			opt.row_pairs = true;
+			opt.device = run ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
+			opt.cull = run == 1 ? EXG_CULL_CELL_PAIRS : EXG_CULL_AUTO;
+			opt.dedupe = run == 3 ? EXG_DEDUPE_SORT : EXG_DEDUPE_REFERENCE_CELL;
+			rc = exg_join(&A, &B, &opt, &got, &ngot, &st, &err);
+			if (rc != EXG_OK)
+			{
+				fprintf(stderr, "FAIL %s [rows, %s, order %s]: %s\n", name, what[run],
+						v ? "left" : "right", err.message);
+				test_failures++;
+				continue;
+			}
+			if (ngot != nwant || (nwant && memcmp(got, want, sizeof(exg_pair) * nwant) != 0) ||
+				st.hits != nexpect)
+			{
+				fprintf(stderr, "FAIL %s [rows, %s, order %s]: %zu row pairs, %zu expected; "
+						"%llu primitive pairs counted, %zu expected; %u splits\n", name, what[run],
+						v ? "left" : "right", ngot, nwant, (unsigned long long) st.hits, nexpect,
+						st.splits);
+				test_failures++;
+			}
+			exg_join_pairs_free(got);
+		}
+	}
+	printf("  %s: row pairs as the brute force's mapped, %s\n", name, have_gpu ? "CPU and GPU" : "CPU");
+	free(own_a);
+	free(own_b);
+	free(ord_a);
+	free(ord_b);
+	free(want);
+}
+
+/*
+ * Row pairs of a GPU join that runs in parts: under budgets below its
+ * boxes (48 bytes a primitive of 240,000), the join halves its inputs, each
+ * half's rows made on the device and merged, each row pair once. Each
+ * budget gives the CPU's pairs, or a clear out-of-memory error where even
+ * halves do not fit; at least one must split and succeed.
+ */
+static void
+check_rows_halves(void)
+{
+	static const size_t budgets_mb[] = {12, 16, 24, 48};
+	const double utm[3] = {500000.0, 7000000.0, -500.0};
+	join_data	a,
+				b;
+	uint32_t   *own_a,
+			   *own_b,
+			   *ord_b;
+	exg_pair   *want = NULL;
+	size_t		nwant = 0;
+	exg_join_options opt;
+	exg_join_stats cpu;
+	exg_error	err = {0};
+	uint32_t	nrows_b;
+	int			split_ok = 0;
+
+	/* rows of up to 400 and 40 triangles, the right's merged 50 to a place: rows met more than once */
+	join_data_random(&a, 3, 120000, utm, 600, 8, 31);
+	join_data_random(&b, 3, 120000, utm, 600, 8, 32);
+	own_a = malloc(sizeof(uint32_t) * a.set.nprims);
+	own_b = malloc(sizeof(uint32_t) * b.set.nprims);
+	ord_b = malloc(sizeof(uint32_t) * b.set.nprims);
+	(void) make_owners(own_a, a.set.nprims, 400, 33);
+	nrows_b = make_owners(own_b, b.set.nprims, 40, 34);
+	for (uint32_t r = 0; r < nrows_b; r++)
+		ord_b[r] = r / 50;
+	a.set.owner = own_a;
+	b.set.owner = own_b;
+	b.set.order = ord_b;
+	exg_join_options_default(&opt);
+	opt.row_pairs = true;
+	opt.device = EXG_DEVICE_CPU;
+	if (exg_join(&a.set, &b.set, &opt, &want, &nwant, &cpu, &err) != EXG_OK)
+		FAIL("rows in halves: the CPU's join: %s", err.message);
+	for (size_t k = 0; k < sizeof(budgets_mb) / sizeof(budgets_mb[0]) && nwant > 0; k++)
+	{
+		exg_pair   *got = NULL;
+		size_t		ngot = 0;
+		exg_join_stats gpu;
+		exg_status	rc;
+
+		opt.device = EXG_DEVICE_GPU;
+		opt.cull = EXG_CULL_BOX_JOIN;
+		opt.gpu_memory_limit = budgets_mb[k] << 20;
+		rc = exg_join(&a.set, &b.set, &opt, &got, &ngot, &gpu, &err);
+		if (rc == EXG_ERR_DEVICE_MEMORY)
+			printf("  rows in halves, %zu MB: %s\n", budgets_mb[k], err.message);
+		else if (rc != EXG_OK)
+			FAIL("rows in halves, %zu MB: %s", budgets_mb[k], err.message);
+		else
+		{
+			CHECK(ngot == nwant && memcmp(got, want, sizeof(exg_pair) * nwant) == 0 &&
+				  gpu.hits == cpu.hits,
+				  "rows in halves, %zu MB: %zu row pairs (%llu primitive pairs), the CPU's %zu (%llu)",
+				  budgets_mb[k], ngot, (unsigned long long) gpu.hits, nwant,
+				  (unsigned long long) cpu.hits);
+			printf("  rows in halves, %zu MB: %zu row pairs of %llu primitive pairs, %u splits, as on the CPU\n",
+				   budgets_mb[k], ngot, (unsigned long long) gpu.hits, gpu.splits);
+			split_ok += gpu.splits > 0;
+		}
+		exg_join_pairs_free(got);
+	}
+	CHECK(nwant > 0 && split_ok > 0 && cpu.hits > nwant,
+		  "rows in halves: no budget made a split join succeed (%zu row pairs of %llu)", nwant,
+		  (unsigned long long) cpu.hits);
+	exg_join_pairs_free(want);
+	free(own_a);
+	free(own_b);
+	free(ord_b);
+	join_data_free(&a);
+	join_data_free(&b);
+}
+
 static void
 run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 {
@@ -374,6 +579,7 @@ run_case(const char *name, const exg_prim_set *A, const exg_prim_set *B)
 		fprintf(stderr, "FAIL %s: --gpu given but no GPU is usable: %s\n", name, err.message);
 		test_failures++;
 	}
+	check_rows(name, A, B, expect, nexpect, have_gpu);
 	free(expect);
 }
 
@@ -536,6 +742,7 @@ main(int argc, char **argv)
 	{
 		check_upload_ring_laps();
 		check_lasting_pins();
+		check_rows_halves();
 	}
 
 	join_data_random(&a, 3, 3000, utm, 200, 8, 1);
@@ -600,8 +807,8 @@ main(int argc, char **argv)
 		static const double xyz_a[] = {0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1},
 					xyz_b[] = {0, 2, 0, 1, 3, 1, 2, 0, 0, 3, 1, 1};
 		static const uint32_t seg[] = {0, 1, 2, 3};
-		exg_prim_set sa = {xyz_a, 4, seg, 2, 2, 0},
-					sb = {xyz_b, 4, seg, 2, 2, 0};
+		exg_prim_set sa = {xyz_a, 4, seg, 2, 2, 0, NULL, NULL},
+					sb = {xyz_b, 4, seg, 2, 2, 0, NULL, NULL};
 
 		run_case("boxes in shared cells, none meet", &sa, &sb);
 	}
@@ -628,8 +835,8 @@ main(int argc, char **argv)
 				t[3 * i + k / 3] = (uint32_t) (3 * i + k / 3);
 			}
 		{
-			exg_prim_set sa = {xa, 3 * N, t, N, 3, 0},
-						sb = {xb, 3 * N, t, N, 3, 0};
+			exg_prim_set sa = {xa, 3 * N, t, N, 3, 0, NULL, NULL},
+						sb = {xb, 3 * N, t, N, 3, 0, NULL, NULL};
 
 			run_case("stacked triangles, every pair meets", &sa, &sb);
 		}
@@ -642,8 +849,8 @@ main(int argc, char **argv)
 	{
 		static const double xyz[] = {0, 0, 0, 1, 1, 1, NAN, 0, 0, 1, 0, 0};
 		static const uint32_t seg[] = {0, 1, 2, 3};
-		exg_prim_set good = {xyz, 2, seg, 1, 2, 0},
-					bad = {xyz, 4, seg + 2, 1, 2, 0};
+		exg_prim_set good = {xyz, 2, seg, 1, 2, 0, NULL, NULL},
+					bad = {xyz, 4, seg + 2, 1, 2, 0, NULL, NULL};
 		exg_join_options opt;
 		exg_pair   *p = NULL;
 		size_t		n = 0;
@@ -679,7 +886,7 @@ main(int argc, char **argv)
 		uint32_t   *seg = malloc(2 * ns * sizeof(uint32_t));
 		static const double one[] = {0, 0, 0, 1, 1, 1};
 		static const uint32_t pair[] = {0, 1};
-		exg_prim_set good = {one, 2, pair, 1, 2, 0},
+		exg_prim_set good = {one, 2, pair, 1, 2, 0, NULL, NULL},
 					bad;
 		exg_join_options opt;
 		exg_pair   *p = NULL;
@@ -694,7 +901,7 @@ main(int argc, char **argv)
 		}
 		seg[2 * (ns - 7) + 1] = (uint32_t) ns + 5;	/* the first bad index */
 		seg[2 * (ns - 3)] = (uint32_t) ns + 9;
-		bad = (exg_prim_set) {xyz, (uint32_t) ns + 1, seg, (uint32_t) ns, 2, 0};
+		bad = (exg_prim_set) {xyz, (uint32_t) ns + 1, seg, (uint32_t) ns, 2, 0, NULL, NULL};
 		exg_join_options_default(&opt);
 		for (int d = 0; d < 2; d++)
 		{

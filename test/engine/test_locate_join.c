@@ -148,7 +148,7 @@ check_set(const char *name, const mesh *m, const double *o, const double *lo, co
 {
 	uint32_t	npts;
 	double	   *pts = make_points(m, o, lo, hi, &npts);
-	exg_solid_set S = {{m->xyz, m->nv, m->tri, m->nt, 3, 0}, m->body, m->nbodies};
+	exg_solid_set S = {{m->xyz, m->nv, m->tri, m->nt, 3, 0, NULL, NULL}, m->body, m->nbodies};
 	exg_shape  *shapes = calloc(m->nbodies, sizeof(exg_shape));
 	exg_prepared *preps = calloc(m->nbodies, sizeof(exg_prepared));
 	uint8_t    *ref = calloc((size_t) npts * m->nbodies, 1);
@@ -286,7 +286,7 @@ main(void)
 
 	/* an open body is refused */
 	{
-		exg_solid_set S = {{m.xyz, m.nv, m.tri, m.nt - 1, 3, 0}, m.body, m.nbodies};
+		exg_solid_set S = {{m.xyz, m.nv, m.tri, m.nt - 1, 3, 0, NULL, NULL}, m.body, m.nbodies};
 		exg_pair   *pairs;
 		size_t		n;
 		double		p[3] = {0, 0, 0};

@@ -127,8 +127,8 @@ exact_case(int n, uint32_t grid_cells)
 		for (int k = 0; k < 3; k++)
 			idx[3 * t + k] = (uint32_t) (3 * t + k);
 	}
-	A = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx, (uint32_t) n, 3, 0};
-	B = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx + 3 * n, (uint32_t) n, 3, 0};
+	A = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx, (uint32_t) n, 3, 0, NULL, NULL};
+	B = (exg_prim_set) {xyz, (uint32_t) (6 * n), idx + 3 * n, (uint32_t) n, 3, 0, NULL, NULL};
 	exg_join_options_default(&opt);
 	opt.device = case_device;
 	opt.cull = EXG_CULL_CELL_PAIRS;
@@ -193,7 +193,7 @@ locate_case(int n, uint32_t grid_cells)
 			if (p % 7 == 0 && c == 0)
 				pts[3 * p + c] = 1000 + (double) rng_below(&rng, (uint64_t) n) / n;
 		}
-	S = (exg_solid_set) {{m.xyz, m.nv, m.tri, m.nt, 3, 0}, m.body, m.nbodies};
+	S = (exg_solid_set) {{m.xyz, m.nv, m.tri, m.nt, 3, 0, NULL, NULL}, m.body, m.nbodies};
 	exg_join_options_default(&opt);
 	opt.device = case_device;
 	opt.grid_cells = grid_cells;

@@ -95,8 +95,8 @@ check(const char *name, int g, double ox, double oy, int boxes)
 	{
 		int			dev = run / 2;
 		const char *cull = run % 2 ? "box join" : "cell pairs";
-		exg_prim_set SA = {A, 2 * N, ia, N, 2, 0},
-					SB = {B, 2 * N, ib, N, 2, 0};
+		exg_prim_set SA = {A, 2 * N, ia, N, 2, 0, NULL, NULL},
+					SB = {B, 2 * N, ib, N, 2, 0, NULL, NULL};
 		exg_join_options opt;
 		exg_pair   *pairs;
 		size_t		n;

@@ -97,8 +97,8 @@ main(int argc, char **argv)
 					ib[info->nb * k + v] = (uint32_t) (info->nb * k + v);
 				pairs[k].a = pairs[k].b = (uint32_t) k;
 			}
-			A = (exg_prim_set) {xa, (uint32_t) (info->na * n), ia, (uint32_t) n, info->na, 0};
-			B = (exg_prim_set) {xb, (uint32_t) (info->nb * n), ib, (uint32_t) n, info->nb, 0};
+			A = (exg_prim_set) {xa, (uint32_t) (info->na * n), ia, (uint32_t) n, info->na, 0, NULL, NULL};
+			B = (exg_prim_set) {xb, (uint32_t) (info->nb * n), ib, (uint32_t) n, info->nb, 0, NULL, NULL};
 			exg_join_options_default(&opt);
 			opt.device = want_gpu ? EXG_DEVICE_GPU : EXG_DEVICE_CPU;
 			if (exg_test_pairs(&A, &B, pairs, n, &opt, got, &st, &err) != EXG_OK)

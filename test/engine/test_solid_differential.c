@@ -610,7 +610,7 @@ static uint8_t *
 engine_locations(const mesh *m, const pointset *ps, exg_device dev, uint32_t cells,
 				 exg_pair **pairs_out, size_t *n_out)
 {
-	exg_solid_set S = {{m->xyz, m->nv, m->tri, m->nt, 3, 0}, m->body, m->nbodies};
+	exg_solid_set S = {{m->xyz, m->nv, m->tri, m->nt, 3, 0, NULL, NULL}, m->body, m->nbodies};
 	exg_join_options opt;
 	exg_error	err = {0};
 	exg_pair   *pairs;
@@ -1350,7 +1350,7 @@ reference_self_intersections(const mesh *m, size_t *n_out, size_t *ncand)
 static exg_pair *
 engine_self_intersections(const mesh *m, exg_device dev, uint32_t cells, size_t *n_out)
 {
-	exg_prim_set T = {m->xyz, m->nv, m->tri, m->nt, 3, 0};
+	exg_prim_set T = {m->xyz, m->nv, m->tri, m->nt, 3, 0, NULL, NULL};
 	uint32_t   *face = malloc(sizeof(uint32_t) * (m->nt + 1));
 	exg_join_options opt;
 	exg_error	err = {0};

@@ -203,8 +203,8 @@ test_join_pair(long per_family)
 			double		x[18],
 						box[6];
 			uint32_t	idx[3] = {0, 1, 2};
-			exg_prim_set A = {&x[0], 3, idx, 1, 3, 0},
-						B = {&x[9], 3, idx, 1, 3, 0};
+			exg_prim_set A = {&x[0], 3, idx, 1, 3, 0, NULL, NULL},
+						B = {&x[9], 3, idx, 1, 3, 0, NULL, NULL};
 			exg_prim	pa,
 						pb;
 			exg_plane_static qa,

@@ -135,7 +135,7 @@ exg_batch_only_points(const exg_batch *b)
 exg_prim_set
 exg_batch_prims(const exg_batch *b)
 {
-	exg_prim_set S = {b->xyz, (uint32_t) b->nverts, b->tri, (uint32_t) b->nprims, 3, b->slice};
+	exg_prim_set S = {b->xyz, (uint32_t) b->nverts, b->tri, (uint32_t) b->nprims, 3, b->slice, NULL, NULL};
 
 	return S;
 }

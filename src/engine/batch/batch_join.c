@@ -14,10 +14,6 @@
 #include "parallel.h"
 #include "trace.h"
 
-
-/* Pairs mapped to rows on one thread below this many. */
-#define EXG_ROWS_PARALLEL_MIN 8192
-
 /* Where a row's pairs go in the output order (see exg_batch.order). */
 static inline uint32_t
 out_row(const exg_batch *b, uint32_t row)
@@ -96,7 +92,7 @@ append_located(const exg_batch *P, const exg_batch *B, bool only_flagged, bool p
 			   const exg_join_options *opt, exg_pair **out, size_t *n, exg_join_stats *stats,
 			   exg_error *err)
 {
-	exg_solid_set S;
+	exg_solid_set S = {0};
 	uint32_t   *tri = NULL,
 			   *body = NULL;
 	double	   *pts = NULL;
@@ -250,47 +246,37 @@ exg_batch_join(const exg_batch *L, const exg_batch *R, const exg_join_options *o
 		(R->nsolid && (st = check_surfaces(R, 1, err)) != EXG_OK))
 		return st;
 	/*
-	 * The join's pairs are of primitives; rows are what is returned, and
-	 * several primitives make a row, so the order of primitive pairs is not
-	 * that of row pairs. The join leaves them unsorted (on the CPU) and the
-	 * row pairs are sorted once, by the radix sort of pair_sort.c.
+	 * Rows are what is returned, and several primitives make a row: the
+	 * join maps its primitive pairs to row pairs and sorts them once (on
+	 * the GPU on the device, on the CPU with pair_sort.c's radix sort).
 	 */
 	if (opt)
 		jopt = *opt;
 	else
 		exg_join_options_default(&jopt);
 	jopt.unordered = true;
+	/* the join returns row pairs, sorted, each once (on the GPU mapped there) */
+	jopt.row_pairs = true;
+	A.owner = L->owner;
+	A.order = L->order;
+	B.owner = R->owner;
+	B.order = R->order;
 	exg_trace_mark("rows: join begins");
 	st = exg_join_checked_sets(&A, &B, &jopt, &pairs, &n, stats, err);
 	exg_trace_mark("rows: join returned");
 	if (st != EXG_OK)
 		return st;
+	/* out of the GPU's lent buffer: the caller frees what it gets */
 	rows = malloc(sizeof(exg_pair) * (n ? n : 1));
 	if (rows == NULL)
 	{
 		exg_join_pairs_free(pairs);
 		return exg_fail(err, EXG_ERR_NOMEM, "out of memory for join results");
 	}
-	{
-		/*
-		 * Rows of the pairs on the worker threads: the pairs come in (a, b)
-		 * order, so the right side's owners are read at random, a cache
-		 * miss each in resident bodies' 80 MB of owners (40,000 pairs of the
-		 * doubled large mine: 1.2-1.8 ms on one thread).
-		 */
-		int			t = n >= EXG_ROWS_PARALLEL_MIN ? exg_threads(jopt.worker_threads) : 1;
-
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-		for (i = 0; i < n; i++)
-		{
-			rows[i].a = out_row(L, L->owner[pairs[i].a]);
-			rows[i].b = out_row(R, R->owner[pairs[i].b]);
-		}
-	}
+	if (n > 0)
+		memcpy(rows, pairs, sizeof(exg_pair) * n);
 	exg_join_pairs_free(pairs);
-	exg_trace_mark("rows: mapped");
-	n = exg_pairs_sort_unique_threads(rows, n, jopt.worker_threads);
-	exg_trace_mark("rows: sorted");
+	exg_trace_mark("rows: copied");
 
 	/* solids are volumes: what lies inside one meets it without touching it */
 	for (int side = 0; side < 2 && st == EXG_OK; side++)

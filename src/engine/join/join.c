@@ -40,6 +40,9 @@ join_run(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		 (st = exg_prim_set_check(B, "right input", opt.worker_threads, err)) != EXG_OK))
 		return st;
 
+	/* an empty batch has no owners to point at */
+	if (opt.row_pairs && ((A->nprims > 0 && A->owner == NULL) || (B->nprims > 0 && B->owner == NULL)))
+		return exg_fail(err, EXG_ERR_ARGUMENT, "row pairs asked of a join whose sets have no rows");
 	if (exg_join_picks_gpu(&opt, &st, err))
 	{
 		st = exg_gpu_join(A, B, &opt, pairs_out, npairs_out, stats, err);
@@ -57,6 +60,11 @@ join_run(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 		st = exg_join_culls_by_box_join(&opt, false, (uint64_t) A->nprims + B->nprims)
 			? exg_join_cpu_boxes(A, B, &opt, pairs_out, npairs_out, stats, err)
 			: exg_join_cpu(A, B, &opt, pairs_out, npairs_out, stats, err);
+		if (st == EXG_OK && opt.row_pairs)
+		{
+			stats->hits = *npairs_out;
+			*npairs_out = exg_pairs_to_rows(A, B, *pairs_out, *npairs_out, opt.worker_threads);
+		}
 		exg_counters_snapshot(&after);
 		stats->exact_pairs = after.exact_pairs - before.exact_pairs;
 		exg_join_name_cpu(stats, &opt);
@@ -67,7 +75,9 @@ join_run(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 	{
 		exg_counters *c = exg_counters_local();
 
-		stats->hits = *npairs_out;
+		/* row pairs: the back-end counted the primitive pairs */
+		if (!opt.row_pairs)
+			stats->hits = *npairs_out;
 		if (stats->used_gpu)
 			c->gpu_calls++;
 	}

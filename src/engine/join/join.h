@@ -41,6 +41,14 @@ typedef struct exg_prim_set
 	 * finds from the indices and copies and prepares alone.
 	 */
 	bool		slice;
+	/*
+	 * The rows the primitives make (exg_join_options.row_pairs), or NULL:
+	 * per primitive its row, never decreasing (a batch's owner), and per
+	 * row its place in the results (exg_batch.order), or NULL for the row
+	 * itself.
+	 */
+	const uint32_t *owner;
+	const uint32_t *order;
 } exg_prim_set;
 
 typedef enum exg_device
@@ -96,6 +104,10 @@ typedef struct exg_join_options
 	size_t		memory_limit;	/* host bytes for grids and cell arrays
 								 * (exg_memory_budget); 0 = the default. A
 								 * grid finer than fits is made coarser. */
+	bool		row_pairs;		/* the pairs are of the sets' rows (their owner
+								 * and order), sorted, each once; stats.hits
+								 * still counts the primitive pairs. The GPU
+								 * maps them on the device. */
 } exg_join_options;
 
 #define EXG_JOIN_PHASES 10

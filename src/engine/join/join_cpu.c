@@ -312,7 +312,7 @@ pack_side(const exg_prim_set *S, const uint32_t *order, int threads, exg_prim **
 		free(*planes);
 		*planes = q2;
 	}
-	out->s = (exg_prim_set) {out->xyz, ar * n, out->vidx, n, S->arity, 0};
+	out->s = (exg_prim_set) {out->xyz, ar * n, out->vidx, n, S->arity, 0, NULL, NULL};
 	return true;
 }
 

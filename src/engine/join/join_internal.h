@@ -51,6 +51,16 @@ exg_status	exg_join_checked_sets(const exg_prim_set *A, const exg_prim_set *B,
  * the box join (on the GPU or not)? */
 bool		exg_join_culls_by_box_join(const exg_join_options *opt, bool gpu, uint64_t nprims);
 
+/* ---- pair_rows.c ---- */
+
+/*
+ * Primitive pairs of A and B into pairs of their rows (exg_prim_set's
+ * owner and order), in place, on `threads` threads (0 = all); then sorted,
+ * each once: returns their count.
+ */
+size_t		exg_pairs_to_rows(const exg_prim_set *A, const exg_prim_set *B, exg_pair *pairs, size_t n,
+							  int threads);
+
 /* ---- pair_buffer.c ---- */
 
 /* A growable array of pairs, one per worker thread. */

@@ -45,7 +45,7 @@ corner_cmp(const void *pa, const void *pb, void *xyz)
 exg_status
 exg_mesh_check(const exg_mesh *m, exg_mesh_report *out, exg_error *err)
 {
-	exg_prim_set T = {m->xyz, m->nverts, m->tri, m->ntris, 3, 0};
+	exg_prim_set T = {m->xyz, m->nverts, m->tri, m->ntris, 3, 0, NULL, NULL};
 	exg_edge_report *rep;
 	corner	   *cs;
 	size_t		nc = 3 * (size_t) m->ntris;

@@ -21,7 +21,7 @@ exg_solid_edge_report(exg_prepared *g, exg_edge_report *rep, size_t *ntriangles,
 	const exg_view *v;
 	uint32_t   *vidx,
 			   *body;
-	exg_prim_set T;
+	exg_prim_set T = {0};
 	size_t		n = 0,
 				t;
 	exg_status	st;

@@ -156,7 +156,7 @@ judge(exg_prepared *g, const exg_join_options *opt, exg_error *err)
 			   *inside = g->inside_why;
 	const size_t len = sizeof(g->solid_why);
 	const exg_view *v;
-	exg_prim_set T;
+	exg_prim_set T = {0};
 	exg_edge_report rep;
 	exg_pair   *pairs = NULL;
 	uint32_t   *vidx = NULL,
