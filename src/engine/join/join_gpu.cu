@@ -214,18 +214,6 @@ k_keys_to_rows(uint64_t *keys, uint64_t n, int shift, row_ref a, row_ref b, int 
 	}
 }
 
-/* Sorted pairs, each once, in place: their count. */
-static size_t
-pairs_unique(exg_pair *p, size_t n)
-{
-	size_t		m = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (m == 0 || p[i].a != p[m - 1].a || p[i].b != p[m - 1].b)
-			p[m++] = p[i];
-	return m;
-}
-
 struct phase_clock
 {
 	cudaEvent_t ev[EXG_JOIN_PHASES + 1];
@@ -636,9 +624,9 @@ run_join(const exg_prim_set *A, const exg_prim_set *B, const exg_join_options *o
 			res.p[--m] = take_extra ? extra[--j] : res.p[--i];
 		}
 	}
-	/* rows of primitive pairs: made each once here (rows_dev), else made here */
+	/* rows of primitive pairs: sorted already, made each once (rows_dev), else made here */
 	if (rows_dev)
-		res.n = pairs_unique(res.p, res.n);
+		res.n = exg_pairs_sort_unique(res.p, res.n);
 	else if (opt->row_pairs)
 		res.n = exg_pairs_to_rows(A, B, res.p, res.n, opt->worker_threads);
 	st->phase_ns[EXG_PHASE_MERGE] += exg_now_ns() - t0;
@@ -760,9 +748,9 @@ join_or_split(const exg_prim_set *A, const exg_prim_set *B, const exg_join_optio
 			res.p[m++] = take2 ? r2.p[j++] : r1.p[i++];
 		}
 	}
-	/* row pairs: a row whose primitives both halves hold is in each */
+	/* row pairs: a row whose primitives both halves hold is in each (sorted already) */
 	if (opt->row_pairs)
-		res.n = pairs_unique(res.p, res.n);
+		res.n = exg_pairs_sort_unique(res.p, res.n);
 	r1.release();
 	r2.release();
 }
